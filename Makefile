@@ -1,0 +1,62 @@
+# Parlour: `make run` serves the app on an embedded default; `make test` runs the suite.
+SHELL := /bin/bash
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run serve test test-unit test-integration test-browser lint format migrate demo bench clean
+
+$(STAMP): requirements.txt requirements-dev.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+migrate: $(STAMP)
+	$(PY) manage.py migrate --noinput
+
+demo: migrate
+	$(PY) manage.py demo_accounts
+
+# Embedded default: SQLite, a real Celery worker and beat on kombu's filesystem broker (no Redis).
+run: demo
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+	@echo "Parlour on http://$(HOST):$(PORT)/  (Ctrl-C stops web, worker and beat)"
+	CELERY_BROKER_URL=$${REDIS_URL:+$$REDIS_URL}$${REDIS_URL:-filesystem} HOST=$(HOST) PORT=$(PORT) \
+		$(VENV)/bin/honcho -f Procfile.dev start
+
+# Full stack: gunicorn + Celery worker + beat (set DATABASE_URL and REDIS_URL for production).
+serve: migrate
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+	PORT=$(PORT) $(VENV)/bin/honcho -f Procfile start
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(STAMP)
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+test-unit: $(STAMP)
+	$(PY) -m pytest tests/unit
+
+test-integration: $(STAMP)
+	$(PY) -m pytest tests/integration
+
+# Browser tests run in their own pytest process: Playwright's sync API keeps an event loop alive.
+test-browser: $(STAMP)
+	$(PY) -m pytest tests/functional
+
+test: lint test-unit test-integration test-browser
+
+bench: $(STAMP)
+	$(PY) bench/engines.py
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,133 @@
+"""What both rule engines share: the error type, seeded shuffles, hashing, event redaction.
+
+Nothing here (or anywhere under ``games/engines``) may import Django, Celery, a database
+driver, read a clock or use the global ``random`` module: engines are pure functions of
+their arguments, so a match replays exactly from its seed and move log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+JSON = Any
+Move = dict[str, Any]
+
+
+class IllegalMove(Exception):
+    """A move that is not one of ``legal_moves(state, seat)``; the message is for the player."""
+
+
+def seeded_rng(seed: int | str, *salt: object) -> random.Random:
+    """A private RNG for one shuffle. String seeds hash with SHA-512, so this is stable across
+    processes and Python runs (unlike ``hash()``); ``salt`` separates e.g. reshuffle 1 from 2."""
+    key = "|".join([str(seed), *(str(s) for s in salt)])
+    return random.Random(key)
+
+
+def shuffled(items: Iterable[str], seed: int | str, *salt: object) -> list[str]:
+    """A new list with ``items`` in the order the seed (and salt) decree."""
+    out = list(items)
+    seeded_rng(seed, *salt).shuffle(out)
+    return out
+
+
+def canonical_json(data: JSON) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def digest(data: JSON) -> str:
+    """Stable SHA-256 hex digest of a JSON-able value."""
+    return hashlib.sha256(canonical_json(data).encode("utf-8")).hexdigest()
+
+
+# An event may carry ``"private": [field, ...]``: those fields are seen only by the event's own
+# seat (``event["seat"]``); everyone else gets ``None`` in their copy. The marker itself is kept
+# in ``events(state)`` (the server's full log) and dropped from every view.
+PRIVATE = "private"
+
+
+def redact_event(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    hidden = event.get(PRIVATE)
+    if not hidden:
+        return event
+    out = {k: v for k, v in event.items() if k != PRIVATE}
+    if seat is None or seat != event.get("seat"):
+        for field in hidden:
+            if field in out:
+                out[field] = None
+    return out
+
+
+def redact_events(events: Sequence[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    return [redact_event(e, seat) for e in events]
+
+
+def check_seat(num_players: int, seat: object) -> None:
+    if type(seat) is not int or not 0 <= seat < num_players:
+        raise IllegalMove(f"There is no seat {seat!r} at this table.")
+
+
+def match_legal(legal: Sequence[Move], move: object, explain: str) -> Move:
+    """Return ``move`` if it equals one of ``legal``; otherwise raise ``IllegalMove(explain)``."""
+    if isinstance(move, dict):
+        for candidate in legal:
+            if candidate == move:
+                return candidate
+    raise IllegalMove(explain)
+
+
+class Engine(ABC):
+    """The contract in ``shared/ENGINE_API.md``. Subclasses hold no per-match data."""
+
+    name: str
+    min_players: int
+    max_players: int
+    rules_version: int
+
+    @abstractmethod
+    def new_game(self, num_players: int, seed: int, options: dict | None = None) -> Any: ...
+
+    @abstractmethod
+    def awaiting(self, state: Any) -> list[int]: ...
+
+    @abstractmethod
+    def legal_moves(self, state: Any, seat: int) -> list[Move]: ...
+
+    @abstractmethod
+    def apply(self, state: Any, seat: int, move: Move) -> Any: ...
+
+    @abstractmethod
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def events(self, state: Any) -> list[dict[str, Any]]: ...
+
+    @abstractmethod
+    def is_over(self, state: Any) -> bool: ...
+
+    @abstractmethod
+    def outcome(self, state: Any) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def dump(self, state: Any) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def load(self, data: dict[str, Any]) -> Any: ...
+
+    def state_hash(self, state: Any) -> str:
+        return digest(self.dump(state))
+
+    def check_players(self, num_players: object) -> int:
+        if type(num_players) is not int or not (
+            self.min_players <= num_players <= self.max_players
+        ):
+            raise ValueError(
+                f"{self.name} is for {self.min_players} to {self.max_players} players,"
+                f" not {num_players!r}."
+            )
+        return num_players
