@@ -1,0 +1,356 @@
+"""Random self-play speed of Parlour's rule engines beside two gin-rummy engines.
+
+    .venv/bin/python bench/engines.py               # 12 s per subject, 3 interleaved rounds
+    .venv/bin/python bench/engines.py --quick       # 2 s per subject, 1 round: a smoke run
+    .venv/bin/python bench/engines.py --seconds 30 --rounds 5
+
+Every subject plays whole games with uniformly random legal moves from a seeded
+``random.Random`` and reports games/s and moves/s:
+
+- ``faraway`` (2, 3, 4 players) and ``gulliver`` (4 players, a low ``target`` so matches stay
+  short) through the engine contract: each move is ``awaiting`` + ``legal_moves`` + ``apply``;
+  Gulliver's ``next_round`` (a server action, not a move) is done and timed but not counted.
+- RLCard's ``gin-rummy``: ``env.reset()``, then ``env.step(action)`` with a random key of
+  ``state["legal_actions"]`` until ``env.is_over()``.
+- OpenSpiel's ``gin_rummy``: ``new_initial_state()``, then ``apply_action`` with a random legal
+  action, chance outcomes (the deal, stock draws) included and counted as moves, like the
+  decisions; the decisions-only rate is printed too.
+
+Subjects are measured side by side: the budget of each is split into ``--rounds`` slices and
+the slices run in rotation, so a burst of load from another process hits every subject alike.
+A slice always finishes the game in hand, so it may run a little over its budget; rates use
+the time actually spent. rlcard and open_spiel come from ``requirements-bench.txt``; without
+them the competitors are skipped with a message and only the engines are measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    # Run as a plain script (``python bench/engines.py``), the repo root is not on the path.
+    sys.path.insert(0, str(ROOT))
+
+from games.engines import get_engine  # noqa: E402
+
+# A game that has not ended after this many moves means an engine that loops: stop loudly
+# rather than spin for the whole budget.
+MAX_MOVES_PER_GAME = 200_000
+
+GOALS = (
+    # (label, numerator subject, denominator subject, minimum ratio)
+    ("Faraway 4p >= 3x RLCard", "faraway-4p", "rlcard-gin-rummy", 3.0),
+    ("Faraway 4p >= 1x OpenSpiel", "faraway-4p", "openspiel-gin_rummy", 1.0),
+    ("Gulliver 4p >= 2x RLCard", "gulliver-4p", "rlcard-gin-rummy", 2.0),
+)
+
+
+@dataclass
+class Tally:
+    games: int = 0
+    moves: int = 0
+    # OpenSpiel only: how many of ``moves`` were chance outcomes rather than decisions.
+    chance: int = 0
+    seconds: float = 0.0
+
+
+@dataclass
+class Subject:
+    key: str
+    label: str
+    # Plays one whole game with ``rng`` and returns (moves, chance moves).
+    play: Callable[[random.Random], tuple[int, int]]
+    tally: Tally = field(default_factory=Tally)
+
+
+class Skip(Exception):
+    """A subject that cannot run here (package missing, engine not importable)."""
+
+
+# --- Parlour's engines, through the contract only ----------------------------------------
+
+
+def faraway_player(players: int, seed: int) -> Callable[[random.Random], tuple[int, int]]:
+    eng = get_engine("faraway")
+    game_seed = [seed]
+
+    def play(rng: random.Random) -> tuple[int, int]:
+        game_seed[0] += 1
+        state = eng.new_game(players, game_seed[0])
+        moves = 0
+        while not eng.is_over(state):
+            seat = eng.awaiting(state)[0]
+            state = eng.apply(state, seat, rng.choice(eng.legal_moves(state, seat)))
+            moves += 1
+            if moves > MAX_MOVES_PER_GAME:
+                raise RuntimeError(f"faraway {players}p seed {game_seed[0]}: no end in sight")
+        return moves, 0
+
+    return play
+
+
+def gulliver_player(
+    players: int, target: int, seed: int
+) -> Callable[[random.Random], tuple[int, int]]:
+    eng = get_engine("gulliver")
+    options = {"target": target}
+    game_seed = [seed]
+
+    def play(rng: random.Random) -> tuple[int, int]:
+        game_seed[0] += 1
+        state = eng.new_game(players, game_seed[0], dict(options))
+        moves = 0
+        while not eng.is_over(state):
+            if eng.round_over(state):
+                state = eng.next_round(state)
+                continue
+            seat = eng.awaiting(state)[0]
+            state = eng.apply(state, seat, rng.choice(eng.legal_moves(state, seat)))
+            moves += 1
+            if moves > MAX_MOVES_PER_GAME:
+                raise RuntimeError(f"gulliver {players}p seed {game_seed[0]}: no end in sight")
+        return moves, 0
+
+    return play
+
+
+# --- The competitors ----------------------------------------------------------------------
+
+
+def rlcard_player(seed: int) -> Callable[[random.Random], tuple[int, int]]:
+    try:
+        import rlcard
+    except ImportError as exc:
+        raise Skip("rlcard is not installed (pip install -r requirements-bench.txt)") from exc
+    env = rlcard.make("gin-rummy", config={"seed": seed})
+
+    def play(rng: random.Random) -> tuple[int, int]:
+        state, _ = env.reset()
+        moves = 0
+        while not env.is_over():
+            state, _ = env.step(rng.choice(list(state["legal_actions"])))
+            moves += 1
+        return moves, 0
+
+    return play
+
+
+def openspiel_player() -> Callable[[random.Random], tuple[int, int]]:
+    try:
+        import pyspiel
+    except ImportError as exc:
+        raise Skip("open_spiel is not installed (pip install -r requirements-bench.txt)") from exc
+    game = pyspiel.load_game("gin_rummy")
+
+    def play(rng: random.Random) -> tuple[int, int]:
+        state = game.new_initial_state()
+        moves = chance = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                # Gin rummy's chance outcomes (dealt / drawn cards) are uniform, so a uniform
+                # choice among them samples the true distribution.
+                outcome, _ = rng.choice(state.chance_outcomes())
+                state.apply_action(outcome)
+                chance += 1
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            moves += 1
+        return moves, chance
+
+    return play
+
+
+# --- Running and reporting ----------------------------------------------------------------
+
+
+def build_subjects(args: argparse.Namespace) -> tuple[list[Subject], list[str]]:
+    subjects: list[Subject] = []
+    skipped: list[str] = []
+
+    def add(key: str, label: str, make: Callable[[], Callable]) -> None:
+        try:
+            subjects.append(Subject(key, label, make()))
+        except Skip as exc:
+            skipped.append(f"{label}: skipped, {exc}")
+        except ImportError as exc:
+            skipped.append(f"{label}: skipped, the engine does not import ({exc})")
+
+    for n in args.faraway_players:
+        add(f"faraway-{n}p", f"Faraway {n}p", lambda n=n: faraway_player(n, args.seed))
+    g = args.gulliver_players
+    add(
+        f"gulliver-{g}p",
+        f"Gulliver {g}p target {args.gulliver_target}",
+        lambda: gulliver_player(g, args.gulliver_target, args.seed),
+    )
+    if not args.no_competitors:
+        add("rlcard-gin-rummy", "RLCard gin-rummy", lambda: rlcard_player(args.seed))
+        add("openspiel-gin_rummy", "OpenSpiel gin_rummy", openspiel_player)
+    return subjects, skipped
+
+
+def run_slice(subject: Subject, rng: random.Random, budget: float) -> None:
+    tally = subject.tally
+    start = time.perf_counter()
+    deadline = start + budget
+    while True:
+        moves, chance = subject.play(rng)
+        tally.games += 1
+        tally.moves += moves
+        tally.chance += chance
+        now = time.perf_counter()
+        if now >= deadline:
+            break
+    tally.seconds += now - start
+
+
+def rate(count: int, seconds: float) -> float:
+    return count / seconds if seconds else 0.0
+
+
+def machine_line() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return (
+        f"{cpu}, {os.cpu_count()} cores; Python {platform.python_version()}"
+        f" ({platform.python_implementation()}) on {platform.system()} {platform.release()}"
+    )
+
+
+def load_line() -> str:
+    try:
+        one, five, fifteen = os.getloadavg()
+    except OSError:
+        return "load average unavailable"
+    return f"load average {one:.2f} {five:.2f} {fifteen:.2f}"
+
+
+def package_versions() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    parts = []
+    for dist in ("rlcard", "open_spiel"):
+        try:
+            parts.append(f"{dist} {version(dist)}")
+        except PackageNotFoundError:
+            parts.append(f"{dist} absent")
+    return ", ".join(parts)
+
+
+def report(subjects: list[Subject], skipped: list[str]) -> list[str]:
+    lines = [
+        f"{'subject':<28}{'games':>8}{'moves':>11}{'secs':>7}"
+        f"{'games/s':>10}{'moves/s':>10}{'moves/game':>12}",
+    ]
+    for s in subjects:
+        t = s.tally
+        lines.append(
+            f"{s.label:<28}{t.games:>8}{t.moves:>11}{t.seconds:>7.1f}"
+            f"{rate(t.games, t.seconds):>10.1f}{rate(t.moves, t.seconds):>10.0f}"
+            f"{rate(t.moves, t.games):>12.1f}"
+        )
+    for s in subjects:
+        if s.tally.chance:
+            t = s.tally
+            decisions = t.moves - t.chance
+            lines.append(
+                f"({s.label}: {t.chance} of the {t.moves} moves were chance outcomes;"
+                f" decisions alone {rate(decisions, t.seconds):.0f}/s)"
+            )
+    lines.extend(skipped)
+
+    by_key = {s.key: s.tally for s in subjects}
+    lines.append("")
+    lines.append("Ratios (moves/s) and goals:")
+    for label, num, den, goal in GOALS:
+        if num not in by_key or den not in by_key:
+            lines.append(f"  {label:<30} n/a (a subject was not measured)")
+            continue
+        ratio = rate(by_key[num].moves, by_key[num].seconds) / rate(
+            by_key[den].moves, by_key[den].seconds
+        )
+        verdict = "PASS" if ratio >= goal else "MISS"
+        lines.append(f"  {label:<30} {ratio:6.2f}x  {verdict}")
+    return lines
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--seconds", type=float, default=12.0, help="budget per subject (default 12)"
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="slices per subject, run in rotation (default 3)"
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="smoke run: 2 s per subject in 1 round"
+    )
+    parser.add_argument("--seed", type=int, default=1, help="seed of games and choices")
+    parser.add_argument(
+        "--faraway-players",
+        type=int,
+        nargs="+",
+        default=[2, 3, 4],
+        help="Faraway table sizes (default 2 3 4)",
+    )
+    parser.add_argument("--gulliver-players", type=int, default=4)
+    parser.add_argument(
+        "--gulliver-target",
+        type=int,
+        default=100,
+        help="Gulliver winning score, low so matches stay short (default 100; the game's is 250)",
+    )
+    parser.add_argument(
+        "--no-competitors", action="store_true", help="measure only Parlour's engines"
+    )
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.seconds, args.rounds = 2.0, 1
+    if args.seconds <= 0 or args.rounds < 1:
+        parser.error("--seconds must be positive and --rounds at least 1")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    subjects, skipped = build_subjects(args)
+    print(f"Machine: {machine_line()}")
+    print(f"Competitors: {package_versions()}")
+    print(
+        f"Budget: {args.seconds:g} s per subject in {args.rounds} interleaved slice(s);"
+        f" seed {args.seed}; at start {load_line()}"
+    )
+    if not subjects:
+        print("\n".join(skipped))
+        return 1
+
+    rng_of = {s.key: random.Random(f"{args.seed}|{s.key}") for s in subjects}
+    for s in subjects:
+        # One untimed game each: imports, caches and lazy tables are not part of the rate.
+        s.play(random.Random(0))
+    for _ in range(args.rounds):
+        for s in subjects:
+            run_slice(s, rng_of[s.key], args.seconds / args.rounds)
+    print(f"At end: {load_line()}")
+    print()
+    print("\n".join(report(subjects, skipped)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
