@@ -1,0 +1,123 @@
+"""Persistence for matches: thin rows, no rules. The engine decides; services write."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def new_seed() -> int:
+    # 63 bits keeps the seed inside a signed BigIntegerField on every database.
+    return secrets.randbits(63)
+
+
+class Match(models.Model):
+    """One played instance of a game: its seed, the engine snapshot and a version counter.
+
+    ``version`` goes up on every change a table may need to show (a seat taken, the start, each
+    move, a new round), so a poll compares one integer. ``awaiting`` copies the engine's awaited
+    seats at the last write so lists ("your turn") need no engine work.
+    """
+
+    class Game(models.TextChoices):
+        FARAWAY = "faraway", "The Faraway Tree"
+        GULLIVER = "gulliver", "Gulliver's Travels"
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for players"
+        ACTIVE = "active", "In play"
+        FINISHED = "finished", "Finished"
+
+    game = models.CharField(max_length=20, choices=Game.choices)
+    num_players = models.PositiveSmallIntegerField()
+    # Engine options exactly as passed to ``new_game`` once the match starts (the drawn dealer
+    # included), so ``new_game(num_players, seed, options)`` + the move log replays the match.
+    options = models.JSONField(default=dict, blank=True)
+    seed = models.BigIntegerField(default=new_seed)
+    dealer = models.PositiveSmallIntegerField(null=True, blank=True)
+    state = models.JSONField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    awaiting = models.JSONField(default=list, blank=True)
+    invite_token = models.CharField(max_length=40, unique=True, default=new_invite_token)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_matches"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    final_state_hash = models.CharField(max_length=64, blank=True, default="")
+
+    class Meta:
+        ordering = ["-updated_at"]
+        indexes = [models.Index(fields=["status", "-updated_at"])]
+        verbose_name_plural = "matches"
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} #{self.pk} ({self.get_status_display()})"
+
+
+class Seat(models.Model):
+    """A place at a table, held by a user (the bots issue adds a bot level for seats without one).
+
+    Rows exist only for taken seats: a match is full when it has ``num_players`` of them.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seats",
+    )
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "index"], name="seat_unique_index"),
+            models.UniqueConstraint(
+                fields=["match", "user"], condition=Q(user__isnull=False), name="seat_unique_user"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.display_name} at seat {self.index} of match {self.match_id}"
+
+    @property
+    def display_name(self) -> str:
+        if self.user_id is not None:
+            return self.user.username
+        return f"Seat {self.index + 1}"
+
+
+class Move(models.Model):
+    """The append-only log: replaying ``new_game`` + every row by ply reproduces ``state_hash``.
+
+    ``seat`` is the seat number (``None`` for server entries such as Gulliver's ``next_round``).
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
+    ply = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    payload = models.JSONField()
+    state_hash = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "ply"]
+        constraints = [models.UniqueConstraint(fields=["match", "ply"], name="move_unique_ply")]
+
+    def __str__(self) -> str:
+        who = "server" if self.seat is None else f"seat {self.seat}"
+        return f"match {self.match_id} ply {self.ply}: {who} {self.payload}"
