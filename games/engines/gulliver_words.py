@@ -1,0 +1,365 @@
+"""Gulliver's Travels as data: the 44 word cards, the sentence grammar, and the referee.
+
+The grammar below is the one in RULINGS.md, written in the same notation. It is regular (no
+rule refers to itself), so at import time it is expanded into a nondeterministic automaton over
+word classes and then determinised: each automaton state is one id, and the engine carries a
+sentence as that id. A card may be played when its class leads to a state from which the
+grammar can still accept; a sentence is complete when its state accepts.
+
+lark's LALR parser cannot hold this grammar (shift/reduce on "And"), hence the automaton.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+# Word classes, with the words players use for them.
+CLASS_NAMES: dict[str, str] = {
+    "SingularNoun": "a name such as 'Gulliver'",
+    "PluralNoun": "a plural noun such as 'Spies'",
+    "And": "'And'",
+    "Is": "'Is'",
+    "Are": "'Are'",
+    "With": "'With'",
+    "Verb": "a verb such as 'Loves'",
+    "Participle": "a word such as 'Singing'",
+    "Adjective": "an adjective such as 'Happy'",
+    "Adverb": "an adverb ('Forever' or 'Always')",
+}
+
+# (code, class, copies in one pack). A card's code is its word as printed.
+WORDS: tuple[tuple[str, str, int], ...] = (
+    ("Gulliver", "SingularNoun", 1),
+    ("Gabby", "SingularNoun", 1),
+    ("King Little", "SingularNoun", 1),
+    ("King Bombo", "SingularNoun", 1),
+    ("Princess Glory", "SingularNoun", 1),
+    ("Prince David", "SingularNoun", 1),
+    ("Sneak", "SingularNoun", 1),
+    ("Snoop", "SingularNoun", 1),
+    ("Snitch", "SingularNoun", 1),
+    ("Sweethearts", "PluralNoun", 1),
+    ("Spies", "PluralNoun", 1),
+    ("Soldiers", "PluralNoun", 1),
+    ("And", "And", 6),
+    ("Is", "Is", 4),
+    ("Are", "Are", 3),
+    ("With", "With", 2),
+    ("Removes", "Verb", 1),
+    ("Rescues", "Verb", 1),
+    ("Captures", "Verb", 1),
+    ("Loves", "Verb", 1),
+    ("Singing", "Participle", 1),
+    ("Dancing", "Participle", 1),
+    ("Fighting", "Participle", 1),
+    ("Sleeping", "Participle", 1),
+    ("Terrified", "Adjective", 1),
+    ("Astonished", "Adjective", 1),
+    ("Frightened", "Adjective", 1),
+    ("Prepared", "Adjective", 1),
+    ("Happy", "Adjective", 1),
+    ("Angry", "Adjective", 1),
+    ("Brave", "Adjective", 1),
+    ("Forever", "Adverb", 1),
+    ("Always", "Adverb", 1),
+)
+
+CLASS_OF: dict[str, str] = {code: cls for code, cls, _ in WORDS}
+ONE_PACK: tuple[str, ...] = tuple(code for code, _, copies in WORDS for _ in range(copies))
+PACK_SIZE = len(ONE_PACK)  # 44
+TWO_PACKS_FROM = 7  # players: "for more than six players two packs"
+
+
+def pack_for(num_players: int) -> tuple[str, ...]:
+    return ONE_PACK * 2 if num_players >= TWO_PACKS_FROM else ONE_PACK
+
+
+# The first card of a sentence must be a noun; an adjective comes in front only by a prepend.
+LEAD_CLASSES = frozenset({"SingularNoun", "PluralNoun"})
+PREPEND_CLASS = "Adjective"
+TRICK_LENGTH = 7
+
+GRAMMAR = """
+Sentence     := Clause (And Clause)*
+Clause       := SubjectSg PredicateSg | SubjectPl PredicatePl
+Noun         := SingularNoun | PluralNoun
+NounPhrase   := Adjective? Noun
+SubjectSg    := Adjective? SingularNoun
+SubjectPl    := Adjective? PluralNoun | NounPhrase (And NounPhrase)+
+PredicateSg  := VerbPhraseSg (And VerbPhraseSg)*
+PredicatePl  := VerbPhrasePl (And VerbPhrasePl)*
+VerbPhraseSg := Is Complement | Adverb? Verb Object
+VerbPhrasePl := Are Complement
+Complement   := Adverb? (Adjective | Participle) (With Object)?
+Object       := NounPhrase (And NounPhrase)*
+"""
+
+# Why a card is refused, in a player's words: (refused class, a class that would fit here,
+# reason). The first entry whose refused class matches and whose hint class is allowed now
+# applies; otherwise the refusal lists what may come next.
+REFUSALS: tuple[tuple[str, str, str], ...] = (
+    ("Is", "Are", "a plural subject takes 'Are'"),
+    ("Verb", "Are", "a plural subject takes 'Are' (a verb such as 'Loves' goes with one name)"),
+    ("Are", "Is", "a single subject takes 'Is' or a verb"),
+    ("Are", "Verb", "a single subject takes 'Is' or a verb"),
+)
+
+
+# ---------------------------------------------------------------- compiling the grammar
+
+
+class _RuleReader:
+    """Reads one rule body in the notation above into an expression tree:
+    ("seq", [...]), ("alt", [...]), ("opt"|"star"|"plus", x), or a name (a word class or
+    another rule)."""
+
+    POSTFIX = {"?": "opt", "*": "star", "+": "plus"}
+
+    def __init__(self, body: str) -> None:
+        self.tokens = re.findall(r"[A-Za-z]+|[()|?*+]", body)
+        self.pos = 0
+
+    def peek(self) -> str | None:
+        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
+
+    def read(self) -> object:
+        tree = self.alt()
+        if self.peek() is not None:
+            raise ValueError(f"cannot read grammar at {self.peek()!r}")
+        return tree
+
+    def alt(self) -> object:
+        options = [self.seq()]
+        while self.peek() == "|":
+            self.pos += 1
+            options.append(self.seq())
+        return options[0] if len(options) == 1 else ("alt", options)
+
+    def seq(self) -> object:
+        items = []
+        while self.peek() not in (None, "|", ")"):
+            items.append(self.postfix())
+        return items[0] if len(items) == 1 else ("seq", items)
+
+    def postfix(self) -> object:
+        tok = self.tokens[self.pos]
+        self.pos += 1
+        if tok == "(":
+            node = self.alt()
+            if self.peek() != ")":
+                raise ValueError("unclosed '(' in the grammar")
+            self.pos += 1
+        else:
+            node = tok
+        while self.peek() in self.POSTFIX:
+            node = (self.POSTFIX[self.tokens[self.pos]], node)
+            self.pos += 1
+        return node
+
+
+def _parse_grammar(text: str) -> dict[str, object]:
+    rules: dict[str, object] = {}
+    for line in text.strip().splitlines():
+        name, _, body = line.partition(":=")
+        rules[name.strip()] = _RuleReader(body).read()
+    return rules
+
+
+class _NFA:
+    """Thompson construction: epsilon edges plus edges labelled by a word class."""
+
+    def __init__(self, rules: dict[str, object]) -> None:
+        self.rules = rules
+        self.eps: list[list[int]] = []
+        self.edges: list[list[tuple[str, int]]] = []
+
+    def node(self) -> int:
+        self.eps.append([])
+        self.edges.append([])
+        return len(self.eps) - 1
+
+    def build(self, expr: object, start: int, expanding: tuple[str, ...] = ()) -> int:
+        """Wire ``expr`` from ``start``; return its end node."""
+        if isinstance(expr, str):
+            if expr in self.rules:
+                if expr in expanding:
+                    raise ValueError(f"grammar rule {expr} refers to itself")
+                return self.build(self.rules[expr], start, (*expanding, expr))
+            if expr not in CLASS_NAMES:
+                raise ValueError(f"unknown word class {expr!r} in the grammar")
+            end = self.node()
+            self.edges[start].append((expr, end))
+            return end
+        kind, body = expr  # type: ignore[misc]
+        if kind == "seq":
+            for part in body:
+                start = self.build(part, start, expanding)
+            return start
+        if kind == "alt":
+            end = self.node()
+            for part in body:
+                self.eps[self.build(part, start, expanding)].append(end)
+            return end
+        inner_start = self.node()
+        self.eps[start].append(inner_start)
+        inner_end = self.build(body, inner_start, expanding)
+        end = self.node()
+        self.eps[inner_end].append(end)
+        if kind in ("opt", "star"):
+            self.eps[start].append(end)
+        if kind in ("star", "plus"):
+            self.eps[inner_end].append(inner_start)
+        return end
+
+    def closure(self, nodes: Iterable[int]) -> frozenset[int]:
+        seen = set(nodes)
+        todo = list(seen)
+        while todo:
+            for nxt in self.eps[todo.pop()]:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        return frozenset(seen)
+
+
+def _compile(text: str) -> tuple[list[dict[str, int]], list[bool]]:
+    """Subset construction, then drop every state from which no sentence can be finished."""
+    nfa = _NFA(_parse_grammar(text))
+    start = nfa.node()
+    final = nfa.build("Sentence", start)
+    ids: dict[frozenset[int], int] = {}
+    sets: list[frozenset[int]] = []
+    trans: list[dict[str, int]] = []
+
+    def state_id(nodes: frozenset[int]) -> int:
+        if nodes not in ids:
+            ids[nodes] = len(sets)
+            sets.append(nodes)
+            trans.append({})
+        return ids[nodes]
+
+    state_id(nfa.closure([start]))
+    i = 0
+    while i < len(sets):
+        for cls in CLASS_NAMES:  # fixed order, so ids are the same on every run
+            targets = [dst for node in sets[i] for label, dst in nfa.edges[node] if label == cls]
+            if targets:
+                trans[i][cls] = state_id(nfa.closure(targets))
+        i += 1
+    accepting = [final in nodes for nodes in sets]
+    live = set(j for j, acc in enumerate(accepting) if acc)
+    changed = True
+    while changed:
+        changed = False
+        for j, out in enumerate(trans):
+            if j not in live and any(dst in live for dst in out.values()):
+                live.add(j)
+                changed = True
+    trimmed = [
+        {cls: dst for cls, dst in out.items() if dst in live} if j in live else {}
+        for j, out in enumerate(trans)
+    ]
+    return trimmed, accepting
+
+
+TRANSITIONS, ACCEPTING = _compile(GRAMMAR)
+START = 0
+DEAD = -1
+# The same table per card code: the engine's hot path looks a card up directly.
+NEXT_BY_CARD: list[dict[str, int]] = [
+    {code: out[cls] for code, cls, _ in WORDS if cls in out} for out in TRANSITIONS
+]
+LEAD_BY_CARD: dict[str, int] = {
+    code: dst for code, dst in NEXT_BY_CARD[START].items() if CLASS_OF[code] in LEAD_CLASSES
+}
+ADJECTIVES = frozenset(code for code, cls, _ in WORDS if cls == PREPEND_CLASS)
+
+
+# ---------------------------------------------------------------- the referee
+
+
+def step(state: int, code: str, lead: bool = False) -> int:
+    """The state after ``code``; ``DEAD`` when the sentence could no longer be finished.
+    ``lead`` applies the lead rule: a sentence starts with a noun."""
+    if state == DEAD:
+        return DEAD
+    table = LEAD_BY_CARD if lead else NEXT_BY_CARD[state]
+    return table.get(code, DEAD)
+
+
+def run(cards: Sequence[str], prepended: bool = False) -> int:
+    """The state of a whole sentence as laid (``prepended``: its first card came in front)."""
+    state = START
+    for i, code in enumerate(cards):
+        if i == 0 and prepended and code not in ADJECTIVES:
+            return DEAD
+        state = step(state, code, lead=(i == 0 and not prepended))
+    return state
+
+
+def with_prepend(cards: Sequence[str]) -> int:
+    """The state of an adjective followed by ``cards``."""
+    state = NEXT_BY_CARD[START].get(next(iter(ADJECTIVES)), DEAD)
+    for code in cards:
+        state = step(state, code)
+    return state
+
+
+def next_classes(state: int, empty: bool = False) -> list[str]:
+    """The word classes that may come next (only nouns when the sentence is ``empty``)."""
+    if empty:
+        return [cls for cls in CLASS_NAMES if cls in LEAD_CLASSES]
+    if state == DEAD:
+        return []
+    return [cls for cls in CLASS_NAMES if cls in TRANSITIONS[state]]
+
+
+def is_complete(state: int) -> bool:
+    return state != DEAD and ACCEPTING[state]
+
+
+def completable(state: int) -> bool:
+    return state != DEAD
+
+
+def fits(cards: Sequence[str], code: str) -> bool:
+    """Whether ``code`` may be laid after ``cards`` (and the sentence still be finished)."""
+    return step(run(cards), code, lead=not cards) != DEAD
+
+
+def _names(classes: Sequence[str]) -> str:
+    words = [CLASS_NAMES[c] for c in classes]
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def refusal(cards: Sequence[str], code: str, prepended: bool = False) -> str:
+    """Why ``code`` cannot be laid after ``cards``, in a player's words ("" when it can)."""
+    if code not in CLASS_OF:
+        return f"There is no card called {code!r} in Gulliver's Travels."
+    cls = CLASS_OF[code]
+    if not cards:
+        if cls in LEAD_CLASSES:
+            return ""
+        extra = (
+            " (an adjective goes in front of the first noun later, by another player)"
+            if cls == PREPEND_CLASS
+            else ""
+        )
+        return (
+            "A sentence starts with a noun, such as 'Gulliver' or 'Spies';"
+            f" '{code}' is not one{extra}."
+        )
+    state = run(cards, prepended)
+    if step(state, code) != DEAD:
+        return ""
+    allowed = next_classes(state)
+    head = f"'{code}' cannot follow '{cards[-1]}'"
+    if not allowed:
+        return f"{head}: the sentence is finished and nothing more can be added."
+    for refused, hint, reason in REFUSALS:
+        if refused == cls and hint in allowed:
+            return f"{head}: {reason}."
+    return f"{head}: the next card must be {_names(allowed)}."
