@@ -1,0 +1,720 @@
+"""The Faraway Tree card game, played exactly as shared/RULINGS.md rules it.
+
+Speed matters here (bots search by self-play), so the state is a small ``__slots__`` object that
+is immutable by convention: ``apply`` makes a shallow copy and replaces only the fields a move
+changes, every field is a tuple or a scalar, and legal moves are computed once per state and
+cached on it. The event log is an append-only list shared by successive states; each state
+remembers how long its own log is, so an older state still sees only its own prefix and a
+branch off an older state copies that prefix before appending (purity holds).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from typing import Any
+
+from .base import Engine, IllegalMove, Move, check_seat, redact_events, shuffled
+from .faraway_cards import (
+    HAND_SIZE,
+    PACK,
+    PENALTY_BY_CODE,
+    STORY_BY_CODE,
+    TURN_CAP,
+    WINNING_NUMBER,
+)
+
+DRAW, PLAY, OVER = 0, 1, 2
+PHASE_NAMES = ("draw", "play", "over")
+
+# Card facts flattened for the hot path; the data itself lives in faraway_cards.
+_STORY_NUMBER = {code: card.number for code, card in STORY_BY_CODE.items()}
+_STORY_CODE = {card.number: code for code, card in STORY_BY_CODE.items()}
+_PENALTY_NUMBER = {code: card.number for code, card in PENALTY_BY_CODE.items()}
+_PENALTY_TURNS = {code: card.turns_missed for code, card in PENALTY_BY_CODE.items()}
+_PACK_COUNTS = Counter(PACK)
+_PAIRS = ((0, 1), (0, 2), (1, 2))
+
+# Compact internal actions, parallel to the cached move dicts.
+_A_PACK, _A_DISC, _A_PLAY, _A_PEN, _A_DISCARD = range(5)
+
+
+class FarawayState:
+    """One position. Treat as immutable: the engine never changes a state it has returned.
+
+    ``pack`` and ``discards`` keep their top card at the END of the tuple (drawing is a slice);
+    ``rows[s]`` is the highest story card seat ``s`` has laid (0 for none), since a row is
+    always 1..highest; ``pens[s]`` is ``None`` or ``(card, turns_left)``.
+    """
+
+    __slots__ = (
+        "_acts",
+        "_legal",
+        "aside",
+        "dealer",
+        "discards",
+        "hands",
+        "log",
+        "n",
+        "nlog",
+        "pack",
+        "pen_done",
+        "pens",
+        "phase",
+        "reshuffles",
+        "rows",
+        "seed",
+        "story_done",
+        "turn",
+        "turns",
+        "winner",
+    )
+
+    def clone(self) -> FarawayState:
+        new = object.__new__(FarawayState)
+        new.n = self.n
+        new.seed = self.seed
+        new.dealer = self.dealer
+        new.hands = self.hands
+        new.rows = self.rows
+        new.pack = self.pack
+        new.discards = self.discards
+        new.pens = self.pens
+        new.aside = self.aside
+        new.turn = self.turn
+        new.phase = self.phase
+        new.story_done = self.story_done
+        new.pen_done = self.pen_done
+        new.turns = self.turns
+        new.reshuffles = self.reshuffles
+        new.winner = self.winner
+        new.log = self.log
+        new.nlog = self.nlog
+        new._legal = None
+        new._acts = None
+        return new
+
+    def emit(self, event: dict[str, Any]) -> None:
+        """Append to this (fresh, not yet returned) state's log without touching older states."""
+        log = self.log
+        if len(log) != self.nlog:
+            log = self.log = log[: self.nlog]
+        log.append(event)
+        self.nlog += 1
+
+    def __repr__(self) -> str:
+        return (
+            f"<FarawayState n={self.n} turn={self.turn} phase={PHASE_NAMES[self.phase]}"
+            f" rows={self.rows} turns={self.turns}>"
+        )
+
+
+def _remove(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1 :]
+
+
+def _add(hand: tuple[str, ...], cards: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(sorted(hand + tuple(cards)))
+
+
+def _replace(items: tuple, i: int, value: object) -> tuple:
+    return (*items[:i], value, *items[i + 1 :])
+
+
+def _draw_choices(hand_empty: bool, npack: int, ndisc: int) -> tuple[list[Move], list[tuple]]:
+    """Draw moves and their actions. Never takes the last discard; an empty hand draws two from
+    one source, falling back to one card only when neither source can supply two."""
+    moves: list[Move] = []
+    acts: list[tuple] = []
+    if hand_empty and (npack >= 2 or ndisc >= 3):
+        if npack >= 2:
+            moves.append({"type": "draw", "source": "pack", "count": 2})
+            acts.append((_A_PACK, 2))
+        if ndisc >= 3:
+            for pair in _PAIRS:
+                moves.append({"type": "draw", "source": "discard", "positions": list(pair)})
+                acts.append((_A_DISC, pair))
+        return moves, acts
+    if npack >= 1:
+        moves.append({"type": "draw", "source": "pack"})
+        acts.append((_A_PACK, 1))
+    if ndisc >= 2:
+        for i in range(min(3, ndisc)):
+            moves.append({"type": "draw", "source": "discard", "positions": [i]})
+            acts.append((_A_DISC, (i,)))
+    return moves, acts
+
+
+def _victim(state: FarawayState, number: int) -> int | None:
+    """The nearest opponent to the attacker's left whose highest story card is ``number`` and
+    who carries no unserved Penalty (so a P8 can never land on a P8)."""
+    n, t, rows, pens = state.n, state.turn, state.rows, state.pens
+    for k in range(1, n):
+        v = (t + k) % n
+        if rows[v] == number and pens[v] is None:
+            return v
+    return None
+
+
+def _compute_legal(state: FarawayState) -> None:
+    if state.phase == DRAW:
+        moves, acts = _draw_choices(
+            not state.hands[state.turn], len(state.pack), len(state.discards)
+        )
+        state._legal, state._acts = moves, acts
+        return
+    moves = []
+    acts = []
+    t = state.turn
+    hand = state.hands[t]
+    high = state.rows[t]
+    must_play = False
+    if not state.story_done:
+        nxt = _STORY_CODE[high + 1]
+        if nxt in hand:
+            must_play = True
+            moves.append({"type": "play", "card": nxt})
+            acts.append((_A_PLAY, nxt))
+    if not state.pen_done:
+        last = None
+        for card in hand:
+            if card[0] == "P" and card != last:
+                last = card
+                v = _victim(state, _PENALTY_NUMBER[card])
+                if v is not None:
+                    moves.append({"type": "penalty", "card": card})
+                    acts.append((_A_PEN, card, v))
+    if not must_play and hand:
+        dead = False
+        for card in hand:
+            if card[0] != "P" and _STORY_NUMBER[card] <= high:
+                dead = True
+                break
+        last = None
+        for card in hand:
+            if card != last:
+                last = card
+                if dead and card[0] != "P" and _STORY_NUMBER[card] > high:
+                    continue
+                moves.append({"type": "discard", "card": card})
+                acts.append((_A_DISCARD, card))
+    state._legal, state._acts = moves, acts
+
+
+def _reshuffle(state: FarawayState) -> None:
+    count = len(state.discards)
+    state.reshuffles += 1
+    new_pack = shuffled(state.discards, state.seed, "reshuffle", state.reshuffles)
+    up = new_pack[0]
+    state.discards = (up,)
+    state.pack = tuple(reversed(new_pack[1:]))
+    state.emit({"type": "reshuffle", "seat": None, "count": count, "up": up})
+
+
+def _start_turn(state: FarawayState, seat: int) -> None:
+    """Hand the turn to ``seat`` or the next seat not missing a turn, skipping the missed ones.
+
+    A seat with no drawable card goes straight to step 2 (event ``no_draw``); one that then has
+    nothing in hand has nothing to do, so its turn ends at once.
+    """
+    n = state.n
+    while True:
+        pens = state.pens
+        while pens[seat] is not None:
+            card, left = pens[seat]
+            left -= 1
+            state.emit({"type": "miss", "seat": seat, "card": card, "turns_left": left})
+            if left:
+                pens = _replace(pens, seat, (card, left))
+            else:
+                pens = _replace(pens, seat, None)
+                state.aside = (*state.aside, card)
+                state.emit({"type": "aside", "seat": seat, "card": card})
+            state.pens = pens
+            seat = (seat + 1) % n
+        state.turn = seat
+        state.phase = DRAW
+        state.story_done = False
+        state.pen_done = False
+        hand_empty = not state.hands[seat]
+        if state.pack or len(state.discards) >= 2:
+            return
+        state.emit({"type": "no_draw", "seat": seat})
+        state.phase = PLAY
+        if not hand_empty:
+            return
+        if _finish_turn(state):
+            return
+        seat = state.turn  # _finish_turn leaves the next seat here without starting it
+
+
+def _finish_turn(state: FarawayState) -> bool:
+    """End the current turn: reshuffle if the pack is empty, count it, check the turn cap.
+    Returns True when the game ended; otherwise leaves the next seat in ``state.turn``."""
+    if not state.pack:
+        _reshuffle(state)
+    state.turns += 1
+    if state.turns >= TURN_CAP:
+        state.phase = OVER
+        state.emit({"type": "turn_cap", "seat": None, "turns": state.turns})
+        return True
+    state.turn = (state.turn + 1) % state.n
+    return False
+
+
+def _end_turn(state: FarawayState) -> None:
+    if not _finish_turn(state):
+        _start_turn(state, state.turn)
+
+
+class FarawayEngine(Engine):
+    name = "faraway"
+    min_players = 2
+    max_players = 4
+    rules_version = 1
+
+    # -- setting up -------------------------------------------------------------------------
+
+    def new_game(
+        self, num_players: int, seed: int | str, options: dict | None = None
+    ) -> FarawayState:
+        n = self.check_players(num_players)
+        if type(seed) not in (int, str):
+            raise ValueError(f"A seed is a whole number or a string, not {seed!r}.")
+        options = {} if options is None else options
+        if not isinstance(options, dict):
+            raise ValueError("Options must be a dict.")
+        unknown = sorted(set(options) - {"deck", "dealer"})
+        if unknown:
+            raise ValueError(f"Unknown option(s) for the Faraway Tree: {', '.join(unknown)}.")
+        dealer = options.get("dealer", 0)
+        if type(dealer) is not int or not 0 <= dealer < n:
+            raise ValueError(f"The dealer must be a seat from 0 to {n - 1}, not {dealer!r}.")
+        if "deck" in options:
+            deck = options["deck"]
+            if (
+                not isinstance(deck, list | tuple)
+                or not all(isinstance(c, str) for c in deck)
+                or Counter(deck) != _PACK_COUNTS
+            ):
+                raise ValueError("The deck must be an ordering of exactly the 44 Faraway cards.")
+            order = list(deck)
+        else:
+            order = shuffled(PACK, seed, "deal")
+
+        hands: list[list[str]] = [[] for _ in range(n)]
+        pos = 0
+        for _ in range(HAND_SIZE):
+            for k in range(1, n + 1):
+                hands[(dealer + k) % n].append(order[pos])
+                pos += 1
+        up = order[pos]
+        rest = order[pos + 1 :]
+
+        state = object.__new__(FarawayState)
+        state.n = n
+        state.seed = seed
+        state.dealer = dealer
+        state.hands = tuple(tuple(sorted(h)) for h in hands)
+        state.rows = (0,) * n
+        state.pack = tuple(reversed(rest))
+        state.discards = (up,)
+        state.pens = (None,) * n
+        state.aside = ()
+        state.turn = (dealer + 1) % n
+        state.phase = DRAW
+        state.story_done = False
+        state.pen_done = False
+        state.turns = 0
+        state.reshuffles = 0
+        state.winner = None
+        state.log = []
+        state.nlog = 0
+        state._legal = None
+        state._acts = None
+        state.emit({"type": "deal", "seat": None, "dealer": dealer})
+        for s in range(n):
+            state.emit(
+                {"type": "hand", "seat": s, "cards": list(state.hands[s]), "private": ["cards"]}
+            )
+        state.emit({"type": "turn_up", "seat": None, "card": up})
+        return state
+
+    # -- asking -----------------------------------------------------------------------------
+
+    def awaiting(self, state: FarawayState) -> list[int]:
+        return [] if state.phase == OVER else [state.turn]
+
+    def legal_moves(self, state: FarawayState, seat: int) -> list[Move]:
+        if seat != state.turn or state.phase == OVER:
+            return []
+        if state._legal is None:
+            _compute_legal(state)
+        return list(state._legal)
+
+    def is_over(self, state: FarawayState) -> bool:
+        return state.phase == OVER
+
+    def outcome(self, state: FarawayState) -> dict[str, Any]:
+        over = state.phase == OVER
+        return {
+            "winners": [] if state.winner is None else [state.winner],
+            "draw": over and state.winner is None,
+            "scores": list(state.rows),
+        }
+
+    def events(self, state: FarawayState) -> list[dict[str, Any]]:
+        return copy.deepcopy(state.log[: state.nlog])
+
+    # -- moving -----------------------------------------------------------------------------
+
+    def apply(self, state: FarawayState, seat: int, move: Move) -> FarawayState:
+        if seat != state.turn or state.phase == OVER:
+            raise IllegalMove(self._explain(state, seat, move))
+        legal = state._legal
+        if legal is None:
+            _compute_legal(state)
+            legal = state._legal
+        try:
+            i = legal.index(move)
+        except ValueError:
+            raise IllegalMove(self._explain(state, seat, move)) from None
+        act = state._acts[i]
+        new = state.clone()
+        kind = act[0]
+        t = seat
+        if kind == _A_PACK:
+            k = act[1]
+            pack = state.pack
+            cards = list(reversed(pack[-k:]))
+            new.pack = pack[:-k]
+            new.hands = _replace(state.hands, t, _add(state.hands[t], cards))
+            new.phase = PLAY
+            new.emit(
+                {
+                    "type": "draw",
+                    "seat": t,
+                    "source": "pack",
+                    "count": k,
+                    "cards": cards,
+                    "private": ["cards"],
+                }
+            )
+        elif kind == _A_DISC:
+            positions = act[1]
+            disc = state.discards
+            top = len(disc) - 1
+            cards = [disc[top - p] for p in positions]
+            if len(positions) == 1:
+                j = top - positions[0]
+                new.discards = disc[:j] + disc[j + 1 :]
+            else:
+                drop = {top - p for p in positions}
+                new.discards = tuple(c for j, c in enumerate(disc) if j not in drop)
+            new.hands = _replace(state.hands, t, _add(state.hands[t], cards))
+            new.phase = PLAY
+            new.emit(
+                {
+                    "type": "draw",
+                    "seat": t,
+                    "source": "discard",
+                    "positions": list(positions),
+                    "cards": cards,
+                }
+            )
+        elif kind == _A_PLAY:
+            card = act[1]
+            hand = _remove(state.hands[t], card)
+            new.hands = _replace(state.hands, t, hand)
+            number = state.rows[t] + 1
+            new.rows = _replace(state.rows, t, number)
+            new.story_done = True
+            new.emit({"type": "play", "seat": t, "card": card})
+            if number == WINNING_NUMBER:
+                new.winner = t
+                new.phase = OVER
+                new.turns += 1
+                new.emit({"type": "win", "seat": t})
+                return new
+            if not hand:
+                _end_turn(new)
+        elif kind == _A_PEN:
+            card, victim = act[1], act[2]
+            hand = _remove(state.hands[t], card)
+            new.hands = _replace(state.hands, t, hand)
+            turns = _PENALTY_TURNS[card]
+            new.pens = _replace(state.pens, victim, (card, turns))
+            new.pen_done = True
+            new.emit(
+                {
+                    "type": "penalty",
+                    "seat": t,
+                    "card": card,
+                    "victim": victim,
+                    "on": _STORY_CODE[state.rows[victim]],
+                    "turns": turns,
+                }
+            )
+            if not hand:
+                _end_turn(new)
+        else:  # discard
+            card = act[1]
+            new.hands = _replace(state.hands, t, _remove(state.hands[t], card))
+            new.discards = (*state.discards, card)
+            new.emit({"type": "discard", "seat": t, "card": card})
+            _end_turn(new)
+        return new
+
+    def _explain(self, state: FarawayState, seat: object, move: object) -> str:
+        """Why ``move`` is not legal, in words for the player (only called on failure)."""
+        if state.phase == OVER:
+            return "The game is over."
+        check_seat(state.n, seat)
+        if seat != state.turn:
+            return f"It is not your turn: seat {state.turn} is to move."
+        if not isinstance(move, dict):
+            return "A move must be a dict with a 'type'."
+        kind = move.get("type")
+        if kind not in ("draw", "play", "penalty", "discard"):
+            return f"Unknown move type {kind!r}: draw, play, penalty or discard."
+        hand = state.hands[state.turn]
+        if state.phase == DRAW and kind != "draw":
+            return "Draw first: your turn starts with the draw."
+        if state.phase == PLAY and kind == "draw":
+            return "You have already drawn this turn."
+        if kind == "draw":
+            source = move.get("source")
+            if source not in ("pack", "discard"):
+                return "Draw from the 'pack' or the 'discard' pile."
+            if not hand:
+                return (
+                    "Your hand is empty, so draw two cards from one source: the top two of the"
+                    " pack or two of the top three discards (positions in ascending order)."
+                )
+            if source == "discard" and len(state.discards) < 2:
+                return "Nobody may draw the last discard."
+            return "That draw is not possible: take one card, from the pack or a top-three discard."
+        card = move.get("card")
+        if set(move) != {"type", "card"} or not isinstance(card, str):
+            return f"A {kind} move names one card, like {{'type': '{kind}', 'card': '4'}}."
+        if card not in hand:
+            return f"You do not hold {card!r}."
+        high = state.rows[state.turn]
+        if kind == "play":
+            if state.story_done:
+                return "Only one story card may be played each turn."
+            if card not in _STORY_NUMBER:
+                return "A Penalty card is played with a 'penalty' move."
+            return f"Your next story card is {high + 1}, not {card}."
+        if kind == "penalty":
+            if card not in _PENALTY_NUMBER:
+                return f"{card} is not a Penalty card."
+            if state.pen_done:
+                return "Only one Penalty card may be played each turn."
+            return (
+                f"No opponent can take {card}: their highest story card must be"
+                f" {_PENALTY_NUMBER[card]} and they must not already carry a Penalty."
+            )
+        if not state.story_done and _STORY_CODE[high + 1] in hand:
+            return f"You hold {high + 1}, your next story card, and must play it first."
+        return (
+            "While you hold a dead card (a number already in your row), you must discard a dead"
+            " card or a Penalty card."
+        )
+
+    # -- seeing -----------------------------------------------------------------------------
+
+    def view(self, state: FarawayState, seat: int | None) -> dict[str, Any]:
+        if seat is not None:
+            check_seat(state.n, seat)
+        over = state.phase == OVER
+        disc = state.discards
+        view: dict[str, Any] = {
+            "game": self.name,
+            "seat": seat,
+            "num_players": state.n,
+            "dealer": state.dealer,
+            "hand": [] if seat is None else list(state.hands[seat]),
+            "hand_counts": [len(h) for h in state.hands],
+            "rows": [[_STORY_CODE[i] for i in range(1, h + 1)] for h in state.rows],
+            "row_next": [None if over else _STORY_CODE.get(h + 1) for h in state.rows],
+            "discards": list(reversed(disc[-3:])),
+            "discard_count": len(disc),
+            "pack_count": len(state.pack),
+            "penalties": [
+                None if p is None else {"card": p[0], "turns_left": p[1]} for p in state.pens
+            ],
+            "aside": list(state.aside),
+            "turn": None if over else state.turn,
+            "phase": PHASE_NAMES[state.phase],
+            "story_played": state.story_done,
+            "penalty_played": state.pen_done,
+            "turns_played": state.turns,
+            "reshuffles": state.reshuffles,
+            "awaiting": self.awaiting(state),
+            "legal_moves": [] if seat is None else copy.deepcopy(self.legal_moves(state, seat)),
+            "events": copy.deepcopy(redact_events(state.log[: state.nlog], seat)),
+            "over": over,
+            "outcome": self.outcome(state) if over else None,
+        }
+        if over:
+            view["hands"] = [list(h) for h in state.hands]
+        return view
+
+    # -- storing ----------------------------------------------------------------------------
+
+    def dump(self, state: FarawayState) -> dict[str, Any]:
+        return {
+            "game": self.name,
+            "rules_version": self.rules_version,
+            "num_players": state.n,
+            "seed": state.seed,
+            "dealer": state.dealer,
+            "hands": [list(h) for h in state.hands],
+            "rows": list(state.rows),
+            "pack": list(reversed(state.pack)),  # top first
+            "discards": list(reversed(state.discards)),  # top first
+            "penalties": [
+                None if p is None else {"card": p[0], "turns_left": p[1]} for p in state.pens
+            ],
+            "aside": list(state.aside),
+            "turn": state.turn,
+            "phase": PHASE_NAMES[state.phase],
+            "story_played": state.story_done,
+            "penalty_played": state.pen_done,
+            "turns_played": state.turns,
+            "reshuffles": state.reshuffles,
+            "winner": state.winner,
+            "events": copy.deepcopy(state.log[: state.nlog]),
+        }
+
+    def load(self, data: dict[str, Any]) -> FarawayState:
+        if not isinstance(data, dict) or data.get("game", self.name) != self.name:
+            raise ValueError("This is not a Faraway Tree state.")
+        if data.get("rules_version") != self.rules_version:
+            raise ValueError(
+                f"State has rules_version {data.get('rules_version')!r};"
+                f" this engine plays version {self.rules_version}."
+            )
+        try:
+            state = object.__new__(FarawayState)
+            state.n = self.check_players(data["num_players"])
+            state.seed = data["seed"]
+            state.dealer = data["dealer"]
+            state.hands = tuple(tuple(sorted(h)) for h in data["hands"])
+            state.rows = tuple(int(h) for h in data["rows"])
+            state.pack = tuple(reversed(data["pack"]))
+            state.discards = tuple(reversed(data["discards"]))
+            state.pens = tuple(
+                None if p is None else (p["card"], int(p["turns_left"])) for p in data["penalties"]
+            )
+            state.aside = tuple(data["aside"])
+            state.turn = data["turn"]
+            state.phase = PHASE_NAMES.index(data["phase"])
+            state.story_done = bool(data["story_played"])
+            state.pen_done = bool(data["penalty_played"])
+            state.turns = int(data["turns_played"])
+            state.reshuffles = int(data["reshuffles"])
+            state.winner = data["winner"]
+            state.log = copy.deepcopy(list(data["events"]))
+            state.nlog = len(state.log)
+            state._legal = None
+            state._acts = None
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"Malformed Faraway Tree state: {exc}") from exc
+        n = state.n
+        if not (
+            len(state.hands) == len(state.rows) == len(state.pens) == n
+            and all(0 <= h <= WINNING_NUMBER for h in state.rows)
+            and type(state.turn) is int
+            and 0 <= state.turn < n
+            and type(state.dealer) is int
+            and 0 <= state.dealer < n
+        ):
+            raise ValueError("Malformed Faraway Tree state: seats, rows or turn out of range.")
+        if Counter(self._all_cards(state)) != _PACK_COUNTS:
+            raise ValueError("Malformed Faraway Tree state: the cards do not make up the pack.")
+        return state
+
+    @staticmethod
+    def _all_cards(state: FarawayState) -> list[str]:
+        """Every card in the state (hands, rows, pack, discards, penalties, aside): always 44."""
+        cards: list[str] = []
+        for h in state.hands:
+            cards.extend(h)
+        for high in state.rows:
+            cards.extend(_STORY_CODE[i] for i in range(1, high + 1))
+        cards.extend(state.pack)
+        cards.extend(state.discards)
+        cards.extend(p[0] for p in state.pens if p is not None)
+        cards.extend(state.aside)
+        return cards
+
+    # -- for the bots -----------------------------------------------------------------------
+
+    def sample_state(self, view: dict[str, Any], rng: random.Random) -> FarawayState:
+        """A full state consistent with everything ``view`` shows, with every card that seat
+        cannot see (other hands, the pack, discards below the top three) dealt at random from
+        the cards it has not seen. The seed is drawn from ``rng``, so later reshuffles in a
+        search differ between samples as they should. Never reads hidden state."""
+        seat = view["seat"]
+        n = len(view["hand_counts"])
+        unseen = Counter(_PACK_COUNTS)
+        seen: list[str] = list(view["hand"])
+        for row in view["rows"]:
+            seen.extend(row)
+        seen.extend(view["discards"])
+        seen.extend(p["card"] for p in view["penalties"] if p is not None)
+        seen.extend(view["aside"])
+        unseen.subtract(Counter(seen))
+        if any(v < 0 for v in unseen.values()):
+            raise ValueError("The view shows more of some card than the pack holds.")
+        pool = sorted(unseen.elements())
+        rng.shuffle(pool)
+        pos = 0
+        hands = []
+        for s in range(n):
+            if s == seat:
+                hands.append(tuple(sorted(view["hand"])))
+            else:
+                k = view["hand_counts"][s]
+                hands.append(tuple(sorted(pool[pos : pos + k])))
+                pos += k
+        buried = view["discard_count"] - len(view["discards"])
+        buried_cards = pool[pos : pos + buried]
+        pos += buried
+        pack = pool[pos:]
+        if len(pack) != view["pack_count"]:
+            raise ValueError("The view's counts do not add up to the pack.")
+
+        state = object.__new__(FarawayState)
+        state.n = n
+        state.seed = rng.getrandbits(63)
+        state.dealer = view["dealer"]
+        state.hands = tuple(hands)
+        state.rows = tuple(len(r) for r in view["rows"])
+        state.pack = tuple(pack)
+        state.discards = tuple(buried_cards) + tuple(reversed(view["discards"]))
+        state.pens = tuple(
+            None if p is None else (p["card"], p["turns_left"]) for p in view["penalties"]
+        )
+        state.aside = tuple(view["aside"])
+        state.phase = PHASE_NAMES.index(view["phase"])
+        state.turn = view["turn"] if view["turn"] is not None else 0
+        state.story_done = view["story_played"]
+        state.pen_done = view["penalty_played"]
+        state.turns = view["turns_played"]
+        state.reshuffles = view["reshuffles"]
+        outcome = view.get("outcome") or {}
+        winners = outcome.get("winners") or []
+        state.winner = winners[0] if winners else None
+        state.log = copy.deepcopy(view["events"])
+        state.nlog = len(state.log)
+        state._legal = None
+        state._acts = None
+        return state
+
+
+ENGINE = FarawayEngine()
