@@ -560,10 +560,12 @@ class GulliverEngine(Engine):
     # ------------------------------------------------------------ explaining refusals
 
     def explain(self, state: GulliverState, seat: int, move: object) -> str:
-        """Why ``move`` is not allowed for ``seat`` now, in a player's words."""
+        """Why ``move`` is not allowed for ``seat`` now, in a player's words ("" if it is)."""
         s = state
         if type(seat) is not int or not 0 <= seat < s.n:
             return f"There is no seat {seat!r} at this table."
+        if any(m == move for m in self._legal(s, seat)):
+            return ""
         if not isinstance(move, dict) or "type" not in move:
             return "A move is a dict with a 'type', such as {'type': 'play', 'card': 'Gulliver'}."
         kind = move["type"]

@@ -788,7 +788,9 @@ def test_spectator_and_seat_views_show_only_public_facts():
 
 
 def test_explain_is_available_for_the_site():
-    state = game(2, {0: ["Sweethearts", "Is", "Is", "Is"]})
+    state = game(2, {0: ["Sweethearts", "Is", "Is", "Is"], 1: ["Is", "With", "Loves", "Removes"]})
     state = act(state, 0, PLAY, "Sweethearts")
-    msg = E.explain(state, 1, {"type": PLAY, "card": "Is"})
-    assert isinstance(msg, str) and msg
+    assert E.explain(state, 1, {"type": PLAY, "card": "Is"}) == (
+        "'Is' cannot follow 'Sweethearts': a plural subject takes 'Are'."
+    )
+    assert E.explain(state, 1, {"type": "draw"}) == ""
