@@ -1,0 +1,17 @@
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
+
+
+class RegisterForm(UserCreationForm):
+    """Username and password twice (Django's validators), plus an optional e-mail for resets."""
+
+    email = forms.EmailField(
+        required=False, help_text="Optional; needed only to reset a forgotten password."
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "email")

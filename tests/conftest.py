@@ -1,0 +1,97 @@
+"""Shared fixtures and the ``services`` policy for tests that need PostgreSQL or Redis.
+
+``@pytest.mark.services("postgres")`` (or ``"redis"``, or both): the test runs only when that
+service is configured (``DATABASE_URL`` pointing at PostgreSQL, ``REDIS_URL`` answering). Without
+it the test is skipped, unless ``REQUIRE_SERVICES=1``, when it fails: CI must not go green by
+skipping the tests that matter.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from tests import factories
+
+
+def _postgres_available() -> tuple[bool, str]:
+    engine = settings.DATABASES["default"]["ENGINE"]
+    if "postgresql" in engine:
+        return True, ""
+    return False, "DATABASE_URL does not point at PostgreSQL"
+
+
+def _redis_available() -> tuple[bool, str]:
+    url = os.environ.get("REDIS_URL", "")
+    if not url:
+        return False, "REDIS_URL is not set"
+    import redis
+
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
+    except redis.RedisError as exc:
+        return False, f"Redis at REDIS_URL does not answer: {exc}"
+    return True, ""
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings) -> None:
+    # PBKDF2 at full strength costs ~0.3 s per login or registration; tests need not pay it.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+CHECKS = {"postgres": _postgres_available, "redis": _redis_available}
+
+
+@pytest.fixture(autouse=True)
+def _services_policy(request: pytest.FixtureRequest) -> None:
+    marker = request.node.get_closest_marker("services")
+    if marker is None:
+        return
+    needed = marker.args or ("postgres", "redis")
+    for name in needed:
+        ok, why = CHECKS[name]()
+        if ok:
+            continue
+        if os.environ.get("REQUIRE_SERVICES") == "1":
+            pytest.fail(f"REQUIRE_SERVICES=1 but {name} is unavailable: {why}")
+        pytest.skip(f"needs {name}: {why}")
+
+
+@pytest.fixture
+def ann(db):
+    return factories.user_make("ann")
+
+
+@pytest.fixture
+def bea(db):
+    return factories.user_make("bea")
+
+
+@pytest.fixture
+def cal(db):
+    return factories.user_make("cal")
+
+
+def _client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def ann_client(ann) -> Client:
+    return _client_for(ann)
+
+
+@pytest.fixture
+def bea_client(bea) -> Client:
+    return _client_for(bea)
+
+
+@pytest.fixture
+def cal_client(cal) -> Client:
+    return _client_for(cal)
