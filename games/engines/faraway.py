@@ -6,6 +6,17 @@ changes, every field is a tuple or a scalar, and legal moves are computed once p
 cached on it. The event log is an append-only list shared by successive states; each state
 remembers how long its own log is, so an older state still sees only its own prefix and a
 branch off an older state copies that prefix before appending (purity holds).
+
+Events (``seat`` is the seat concerned, ``None`` for table events):
+- ``deal`` {dealer}; ``hand`` {seat, cards (private)} once per seat; ``turn_up`` {card}
+- ``draw`` {seat, source: "pack", count, cards (private)} or {seat, source: "discard",
+  positions, cards (public)}; ``no_draw`` {seat}: nothing could be drawn, straight to step 2
+- ``play`` {seat, card}; ``win`` {seat}
+- ``penalty`` {seat: attacker, card, victim, on: victim's highest story card, turns}
+- ``discard`` {seat, card}
+- ``miss`` {seat, card, turns_left}; ``aside`` {seat, card}: the Penalty is put aside
+- ``reshuffle`` {count: cards shuffled into the new pack, up: the card turned up}
+- ``turn_cap`` {turns}: the match ends as a draw
 """
 
 from __future__ import annotations
@@ -371,7 +382,8 @@ class FarawayEngine(Engine):
     # -- moving -----------------------------------------------------------------------------
 
     def apply(self, state: FarawayState, seat: int, move: Move) -> FarawayState:
-        if seat != state.turn or state.phase == OVER:
+        # ``type`` check: True == 1, but a bool seat would end up in the log and the hash
+        if seat != state.turn or type(seat) is not int or state.phase == OVER:
             raise IllegalMove(self._explain(state, seat, move))
         legal = state._legal
         if legal is None:

@@ -484,6 +484,7 @@ def test_a_match_reaching_the_turn_cap_is_a_draw_with_no_winners():
         (None, PACK_DRAW, "no seat"),
         (9, PACK_DRAW, "no seat"),
         ("1", PACK_DRAW, "no seat"),
+        (True, PACK_DRAW, "no seat"),
         (1, None, "must be a dict"),
         (1, "draw", "must be a dict"),
         (1, [PACK_DRAW], "must be a dict"),
