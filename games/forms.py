@@ -12,7 +12,9 @@ from games.models import Match
 
 
 class MatchNewForm(forms.Form):
-    game = forms.ChoiceField(choices=Match.Game.choices)
+    game = forms.ChoiceField(
+        choices=Match.Game.choices, widget=forms.RadioSelect, initial=Match.Game.FARAWAY
+    )
     num_players = forms.IntegerField(label="Seats", min_value=2, max_value=8, initial=2)
     target = forms.IntegerField(
         label="Winning score",

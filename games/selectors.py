@@ -23,7 +23,7 @@ class MatchListing:
 
 def _names(match: Match) -> list[str]:
     taken = {s.index: s.display_name for s in match.seats.all()}
-    return [taken.get(i, "(open)") for i in range(match.num_players)]
+    return [taken.get(i, "(open seat)") for i in range(match.num_players)]
 
 
 def _with_seats(qs: QuerySet[Match]) -> QuerySet[Match]:
@@ -63,7 +63,7 @@ def match_table_context(*, match: Match, seat: Seat | None) -> dict[str, Any]:
     """Everything the ``#table`` partial renders, for ``seat`` (``None``: a spectator)."""
     seats = list(match.seats.select_related("user").order_by("index"))
     names = [s.display_name for s in seats]
-    names += [f"Seat {i + 1}" for i in range(len(names), match.num_players)]
+    names += ["(open seat)" for _ in range(len(names), match.num_players)]
     context: dict[str, Any] = {
         "match": match,
         "seat": seat,

@@ -111,6 +111,7 @@ def match_start(*, match: Match) -> Match:
         locked.started_at = timezone.now()
         locked.version += 1
         locked.save()
+        # Bots (issue 4): when the first awaited seat is a bot, enqueue its turn here too.
     _refresh(match, locked)
     return match
 

@@ -16,7 +16,11 @@ from games.engines import faraway_cards, gulliver_words
 @dataclass
 class MoveButton:
     move: dict[str, Any]
-    label: str
+    label: str  # short, shown beside the card it concerns
+    aria_label: str = ""  # the whole move in words, for screen readers and the bar
+
+    def __post_init__(self) -> None:
+        self.aria_label = self.aria_label or self.label
 
     @property
     def json(self) -> str:
@@ -102,9 +106,10 @@ def _attach(
     """Hang each legal move on the card slot it concerns; the rest go to the action bar."""
     bar: list[MoveButton] = []
     for move in moves:
-        button = MoveButton(move, label_of(move))
         target = slot_of(move)
+        button = MoveButton(move, *label_of(move))
         if target is None or not 0 <= target < len(slots):
+            button.label = button.aria_label
             bar.append(button)
         else:
             slots[target].moves.append(button)
@@ -160,23 +165,24 @@ def _faraway(view: dict[str, Any], names: list[str]) -> dict[str, Any]:
     rows = view.get("rows") or [[] for _ in names]
     penalties = view.get("penalties") or [None for _ in names]
 
-    def label(move: dict[str, Any]) -> str:
+    def label(move: dict[str, Any]) -> tuple[str, str]:
         kind = move.get("type")
+        card = faraway_card_name(move.get("card"))
         if kind == "draw" and move.get("source") == "pack":
-            return "Draw two from the pack" if move.get("count") == 2 else "Draw from the pack"
+            text = "Draw two from the pack" if move.get("count") == 2 else "Draw from the pack"
+            return text, text
         if kind == "draw":
-            cards = [view["discards"][p] for p in move.get("positions", [])]
-            if len(cards) == 1:
-                return "Take this card"
-            return "Take " + " and ".join(faraway_card_name(c) for c in cards)
+            cards = [faraway_card_name(view["discards"][p]) for p in move.get("positions", [])]
+            return "Take", f"Take {' and '.join(cards)} from the discards"
         if kind == "play":
-            return "Lay it"
+            return "Lay it", f"Lay {card}"
         if kind == "penalty":
             victim = _faraway_victim(view, move.get("card"))
-            return "Penalty" if victim is None else f"Penalty on {names[victim]}"
+            on = "" if victim is None else f" on {names[victim]}"
+            return f"Penalty{on}", f"Play {card}{on}"
         if kind == "discard":
-            return "Discard"
-        return json.dumps(move)
+            return "Discard", f"Discard {card}"
+        return json.dumps(move), json.dumps(move)
 
     def slot_of_hand(move: dict[str, Any]) -> int | None:
         if move.get("type") in {"play", "penalty", "discard"}:
@@ -295,14 +301,15 @@ def faraway_event_line(event: dict[str, Any], names: list[str]) -> str:
 
 # --- Gulliver's Travels -------------------------------------------------------------------------
 
-# How each word class (gulliver_words.CLASS_OF) is printed on a card face.
+# How each word class (gulliver_words.CLASS_OF) is printed on a card face: the words of the
+# rules page (docs/rules/gulliver.md), so a player meets one vocabulary.
 POS_LABELS = {
-    "SingularNoun": "noun",
+    "SingularNoun": "name",
     "PluralNoun": "plural noun",
     "And": "joining word",
-    "Is": "verb: is",
-    "Are": "verb: are",
-    "With": "with",
+    "Is": "to be",
+    "Are": "to be",
+    "With": "joining word",
     "Verb": "verb",
     "Participle": "-ing word",
     "Adjective": "adjective",
@@ -334,21 +341,24 @@ def _gulliver(view: dict[str, Any], names: list[str]) -> dict[str, Any]:
         slot.highlight = slot.face is not None and slot.face["code"] in may_come_next
     last = view.get("last_play") or {}
 
-    def label(move: dict[str, Any]) -> str:
+    def label(move: dict[str, Any]) -> tuple[str, str]:
         kind = move.get("type")
+        word = _quote(move.get("card"))
         if kind == "play":
-            return "Play"
+            return "Play", f"Play {word}"
         if kind == "prepend":
-            return "Put in front"
+            return "Put in front", f"Put {word} in front of the sentence"
         if kind == "draw":
-            return "Draw from the stack"
+            return "Draw from the stack", "Draw from the stack"
         if kind == "pass":
-            return "Pass"
+            return "Pass", "Pass"
         if kind == "challenge":
-            return f"Challenge {_name(names, last.get('seat'))}\u2019s {_quote(last.get('card'))}"
+            text = f"Challenge {_name(names, last.get('seat'))}\u2019s {_quote(last.get('card'))}"
+            return text, text
         if kind == "vote":
-            return "Vote: it stands" if move.get("accept") else "Vote: take it back"
-        return json.dumps(move)
+            text = "Vote: it stands" if move.get("accept") else "Vote: take it back"
+            return text, text
+        return json.dumps(move), json.dumps(move)
 
     def slot_of(move: dict[str, Any]) -> int | None:
         if move.get("type") in {"play", "prepend"}:

@@ -76,7 +76,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def match_new(request: HttpRequest) -> HttpResponse:
-    form = MatchNewForm(request.POST or None, initial={"game": request.GET.get("game")})
+    initial = {"game": request.GET["game"]} if request.GET.get("game") in ENGINE_NAMES else {}
+    form = MatchNewForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
             match = match_create(

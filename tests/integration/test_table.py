@@ -169,3 +169,11 @@ def test_rules_pages_escape_html_and_unknown_games_are_404(client):
     assert "javascript:" not in html
     assert 'href="https://e.org"' in html
     assert client.get("/rules/chess/").status_code == 404
+
+
+@pytest.mark.parametrize("game", ["faraway", "gulliver"])
+def test_rules_pages_render_the_docs(client, game):
+    response = client.get(f"/rules/{game}/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "<h1" in page and "How to play" in page
