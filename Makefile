@@ -28,12 +28,12 @@ run: demo
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	@echo "Parlour on http://$(HOST):$(PORT)/  (Ctrl-C stops web, worker and beat)"
 	CELERY_BROKER_URL=$${REDIS_URL:+$$REDIS_URL}$${REDIS_URL:-filesystem} HOST=$(HOST) PORT=$(PORT) \
-		$(VENV)/bin/honcho -f Procfile.dev start
+		PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/honcho -f Procfile.dev start
 
 # Full stack: gunicorn + Celery worker + beat (set DATABASE_URL and REDIS_URL for production).
 serve: migrate
 	$(PY) manage.py collectstatic --noinput --verbosity 0
-	PORT=$(PORT) $(VENV)/bin/honcho -f Procfile start
+	PORT=$(PORT) PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/honcho -f Procfile start
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
