@@ -336,7 +336,9 @@ def _quote(code: Any) -> str:
 def _gulliver(view: dict[str, Any], names: list[str]) -> dict[str, Any]:
     table = _common(view, names)
     hand = [CardSlot(gulliver_face(code)) for code in view.get("hand") or []]
-    may_come_next = set(view.get("playable") or []) | set(view.get("prependable") or [])
+    may_come_next = set()
+    if not view.get("over"):
+        may_come_next = set(view.get("playable") or []) | set(view.get("prependable") or [])
     for slot in hand:
         slot.highlight = slot.face is not None and slot.face["code"] in may_come_next
     last = view.get("last_play") or {}
