@@ -1,0 +1,112 @@
+"""How long each bot level takes to decide, per game and table size.
+
+    .venv/bin/python bench/bots.py                  # default strong budget (DEFAULT_BUDGET)
+    .venv/bin/python bench/bots.py --quick          # fewer positions: a smoke run
+    .venv/bin/python bench/bots.py --strong-ms 300  # the strong bot at another time budget
+
+Positions come from seeded greedy-vs-greedy games (2 and 4 players, both games). Only
+*contested* decisions are timed, those with more than one move a bot would consider: a forced
+move (one legal move, or a vote, which bots always cast to accept) returns at once and would
+only pull the median down. Each position is timed once per level, through the public
+``choose_move`` with a view built beforehand (building the view is the caller's cost).
+
+Not measured here: the time from a person's move to the bots' replies committed through a real
+Celery worker. That belongs with the worker (issue 4, ``games/tasks.py``) and should be added
+there as its own function, timing ``move_submit`` -> ``bot_turn`` -> commit over Redis.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from games.bots import DEFAULT_BUDGET, Budget, choose_move  # noqa: E402
+from games.bots.common import playable_moves  # noqa: E402
+from games.engines import get_engine  # noqa: E402
+
+
+def contested_views(game: str, players: int, count: int, seed: int) -> list[dict[str, Any]]:
+    """``count`` views where the awaited seat has a real choice, spread over whole games."""
+    engine = get_engine(game)
+    views: list[dict[str, Any]] = []
+    game_seed = seed
+    while len(views) < count:
+        options = {"target": 100} if game == "gulliver" else {}
+        state = engine.new_game(players, game_seed, options)
+        ply = 0
+        while not engine.is_over(state) and len(views) < count:
+            if game == "gulliver" and engine.round_over(state):
+                state = engine.next_round(state)
+                continue
+            seat = engine.awaiting(state)[0]
+            view = engine.view(state, seat)
+            # Every third contested position, so one game does not supply them all.
+            if len(playable_moves(view["legal_moves"])) > 1 and ply % 3 == 0:
+                views.append(view)
+            state = engine.apply(state, seat, choose_move(game, "greedy", view, seed=ply))
+            ply += 1
+        game_seed += 1
+    return views
+
+
+def time_level(game: str, level: str, views: list[dict], budget: Budget | None) -> list[float]:
+    times = []
+    for i, view in enumerate(views):
+        started = time.perf_counter()
+        choose_move(game, level, view, seed=i, budget=budget)
+        times.append(1000.0 * (time.perf_counter() - started))
+    return times
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--positions", type=int, default=300, help="per game/size (random, greedy)")
+    parser.add_argument("--strong-positions", type=int, default=25, help="per game/size (strong)")
+    parser.add_argument("--strong-ms", type=float, help="strong time budget (default: DEFAULT)")
+    parser.add_argument("--quick", action="store_true", help="60 and 6 positions")
+    parser.add_argument("--seed", type=int, default=11)
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.positions, args.strong_positions = 60, 6
+    budget = Budget(time_ms=args.strong_ms) if args.strong_ms else DEFAULT_BUDGET
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"strong budget {budget}; load average at start {load}")
+    print(f"{'game':<10}{'players':>8}{'level':>8}{'decisions':>11}{'median ms':>11}{'p95 ms':>9}")
+    for game in ("faraway", "gulliver"):
+        for players in (2, 4):
+            views = contested_views(game, players, args.positions, args.seed)
+            for level in ("random", "greedy", "strong"):
+                sample = (
+                    views[:: max(1, len(views) // args.strong_positions)]
+                    if level == "strong"
+                    else views
+                )
+                sample = sample[: args.strong_positions] if level == "strong" else sample
+                times = time_level(game, level, sample, budget if level == "strong" else None)
+                print(
+                    f"{game:<10}{players:>8}{level:>8}{len(times):>11}"
+                    f"{statistics.median(times):>11.2f}{percentile(times, 0.95):>9.2f}",
+                    flush=True,
+                )
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"load average at end {load}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

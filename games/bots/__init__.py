@@ -1,0 +1,78 @@
+"""Bots for Parlour's games, at three levels: ``random``, ``greedy`` and ``strong``.
+
+A bot sees exactly what a person in its seat sees: it decides from ``engine.view(state, seat)``
+(with its ``legal_moves``) and nothing else. The layer is pure (no Django, Celery or database);
+the worker that plays bot seats calls :func:`choose_move` and submits the result like any move.
+
+    from games.bots import Budget, choose_move
+    move = choose_move("faraway", "strong", engine.view(state, seat), seed=..., budget=None)
+
+``seed`` makes the decision reproducible; give each decision its own (e.g. derived from the
+match seed and version). ``budget`` only matters to ``strong``: ``None`` means
+``DEFAULT_BUDGET`` (a time budget suited to a worker); tests and tournaments pass
+``Budget(iterations=...)`` so that their results replay exactly.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from games.engines import get_engine
+
+from . import faraway, gulliver
+from .common import Budget, Move, View, bot_rng, playable_moves
+from .search import SearchReport, search
+
+__all__ = ["DEFAULT_BUDGET", "LEVELS", "Budget", "SearchReport", "choose_move", "decide"]
+
+LEVELS = ("random", "greedy", "strong")
+# About 1 s of thought at most for a contested decision; forced moves are instant, so the
+# median over a match stays well under that.
+DEFAULT_BUDGET = Budget(time_ms=900.0)
+
+
+def _greedy(game: str, view: View, moves: list[Move], rng: Any) -> Move:
+    if game == "faraway":
+        return faraway.greedy_move(view, moves, rng)
+    return gulliver.greedy_move(view, moves, rng)
+
+
+def _knowledge(game: str, num_players: int) -> Any:
+    if game == "faraway":
+        return faraway.FarawaySearch(num_players)
+    return gulliver.GulliverSearch(num_players)
+
+
+def decide(
+    game: str, level: str, view: View, *, seed: int, budget: Budget | None = None
+) -> tuple[Move, SearchReport | None]:
+    """Like :func:`choose_move`, also returning what the search did (``None`` if no search)."""
+    engine = get_engine(game)
+    if level not in LEVELS:
+        raise ValueError(f"Unknown bot level {level!r}; choose one of {', '.join(LEVELS)}.")
+    moves = playable_moves(view.get("legal_moves") or [])
+    if not moves:
+        raise ValueError(f"Seat {view.get('seat')!r} has no move to make in this view.")
+    if len(moves) == 1:
+        return copy.deepcopy(moves[0]), None
+    rng = bot_rng(game, level, seed)
+    if level == "random":
+        return copy.deepcopy(rng.choice(moves)), None
+    if level == "greedy":
+        return copy.deepcopy(_greedy(game, view, moves, rng)), None
+    knowledge = _knowledge(game, len(view["hand_counts"]))
+    greedy = _greedy(game, view, moves, rng)
+    move, report = search(engine, knowledge, view, moves, greedy, rng, budget or DEFAULT_BUDGET)
+    return copy.deepcopy(move), report
+
+
+def choose_move(
+    game: str, level: str, view: View, *, seed: int, budget: Budget | None = None
+) -> Move:
+    """The move a bot of ``level`` makes in ``view`` (one of ``view["legal_moves"]``).
+
+    Bots never challenge and vote to accept (RULINGS.md: the engine already refuses anything
+    ungrammatical). Raises ``ValueError`` for an unknown level or a view with nothing to play.
+    """
+    return decide(game, level, view, seed=seed, budget=budget)[0]

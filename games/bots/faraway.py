@@ -1,0 +1,359 @@
+"""Faraway Tree know-how for the bots: the greedy policy and the search's evaluation.
+
+Everything here reads a *view* (``engine.view(state, seat)``): what a person in that seat sees.
+The strong bot also calls ``evaluate`` on determinized states (its own guesses), where looking
+at every hand is looking at its own guess, not at the real hidden cards.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from .common import Move, View
+
+STORY = tuple(str(n) for n in range(1, 10))
+# The printed pack (RULINGS.md): four of each story card, the eight Penalty cards.
+PACK = Counter({**{c: 4 for c in STORY}, "P2": 1, "P3": 1, "P4": 1, "P5": 1, "P6": 1, "P7": 1})
+PACK["P8"] = 2
+PENALTY_TURNS = {"P2": 1, "P3": 1, "P4": 1, "P5": 1, "P6": 2, "P7": 2, "P8": 2}
+
+# Hand-tuned weights of the one-move heuristic (see docs/bots.md). A card's worth falls with its
+# distance above the next story card the seat needs; a run starting at that card is worth more,
+# since it will be laid turn after turn without drawing.
+NEED_VALUE = 60.0
+STEP_DROP = 7.0
+FLOOR_VALUE = 4.0
+RUN_BONUS = 25.0
+DUPLICATE_SHARE = 0.15
+DEAD_VALUE = -2.0
+FEED_NEXT = 30.0
+FEED_OTHER = 12.0
+FEED_PENALTY = 25.0
+
+
+class Obs:
+    """The facts of a view the heuristic reads, in a compact form (the greedy policy runs
+    thousands of times per strong decision, inside rollouts)."""
+
+    __slots__ = ("_pen_worth", "aside", "discards", "hand", "heights", "n", "pens", "seat")
+
+    def __init__(
+        self,
+        seat: int,
+        hand: Sequence[str],
+        heights: Sequence[int],
+        discards: Sequence[str],
+        pens: Sequence[tuple[str, int] | None],
+        aside: Sequence[str],
+    ) -> None:
+        self.seat = seat
+        self.hand = tuple(hand)
+        self.heights = tuple(heights)
+        self.discards = tuple(discards)  # top first, the three drawable cards
+        self.pens = tuple(pens)
+        self.aside = tuple(aside)
+        self.n = len(self.heights)
+        self._pen_worth: dict[str, float] = {}
+
+    @classmethod
+    def of_view(cls, view: View) -> Obs:
+        return cls(
+            view["seat"],
+            view["hand"],
+            [len(row) for row in view["rows"]],
+            view["discards"],
+            [None if p is None else (p["card"], p["turns_left"]) for p in view["penalties"]],
+            view.get("aside", ()),
+        )
+
+
+def is_penalty(card: str) -> bool:
+    return card[0] == "P"
+
+
+def opponents_left_of(seat: int, n: int) -> list[int]:
+    """The other seats, nearest to the left first: the order a Penalty looks for its victim."""
+    return [(seat + k) % n for k in range(1, n)]
+
+
+def penalty_victim(obs: Obs, card: str) -> int | None:
+    """The seat the engine would hit with ``card`` now (RULINGS.md: nearest qualifying seat to
+    the left whose highest card bears the same number and who carries no unserved Penalty)."""
+    k = int(card[1:])
+    for other in opponents_left_of(obs.seat, obs.n):
+        if obs.pens[other] is None and obs.heights[other] == k:
+            return other
+    return None
+
+
+def penalty_worth(obs: Obs, card: str) -> float:
+    """How much holding this Penalty is worth: a lot if it can hit someone now or soon."""
+    cached = obs._pen_worth.get(card)
+    if cached is not None:
+        return cached
+    k = int(card[1:])
+    others = opponents_left_of(obs.seat, obs.n)
+    leader = max(obs.heights[o] for o in others)
+    best = 1.0
+    for other in others:
+        h = obs.heights[other]
+        if h == k:
+            # Busy serving another Penalty, it may still be there when that one is served.
+            value = 15.0 if obs.pens[other] is not None else 50.0 + (10.0 if h == leader else 0.0)
+        elif h < k:
+            value = max(1.0, 22.0 - 6.0 * (k - h - 1))
+        else:
+            value = 1.0
+        best = max(best, value)
+    obs._pen_worth[card] = best
+    return best
+
+
+def hand_value(obs: Obs, hand: Sequence[str]) -> float:
+    """The worth of holding ``hand`` for the observing seat."""
+    need = obs.heights[obs.seat] + 1
+    counts: dict[str, int] = {}
+    for card in hand:
+        counts[card] = counts.get(card, 0) + 1
+    run_top = need
+    while run_top <= 9 and STORY[run_top - 1] in counts:
+        run_top += 1
+    value = 0.0
+    for card, count in counts.items():
+        if card[0] == "P":
+            # A second copy of the same Penalty (only P8) cannot hit the same seat at once.
+            value += penalty_worth(obs, card) * (1 + DUPLICATE_SHARE * (count - 1))
+            continue
+        number = int(card)
+        if number < need:
+            value += DEAD_VALUE * count
+            continue
+        worth = max(FLOOR_VALUE, NEED_VALUE - STEP_DROP * (number - need))
+        if number < run_top:
+            worth += RUN_BONUS
+        value += worth * (1 + DUPLICATE_SHARE * (count - 1))
+    return value
+
+
+def unseen_cards(obs: Obs) -> dict[str, int]:
+    """Cards this seat cannot see: the pack minus its hand, every row, the visible discards and
+    the Penalties lying on seats or put aside. (Cards buried in the discard pile count as
+    unseen too: they come back when the pack is reshuffled.)"""
+    unseen = dict(PACK)
+    for card in obs.hand:
+        unseen[card] -= 1
+    for h in obs.heights:
+        for card in STORY[:h]:
+            unseen[card] -= 1
+    for card in obs.discards:
+        unseen[card] -= 1
+    for pen in obs.pens:
+        if pen is not None:
+            unseen[pen[0]] -= 1
+    for card in obs.aside:
+        unseen[card] -= 1
+    return {card: count for card, count in unseen.items() if count > 0}
+
+
+def _story_worth(number: int, need: int) -> float:
+    return max(FLOOR_VALUE, NEED_VALUE - STEP_DROP * (number - need))
+
+
+def add_gain(obs: Obs, counts: dict[str, int], run_top: int, card: str) -> float:
+    """``hand_value(hand + [card]) - hand_value(hand)``, without recounting the hand (this is
+    the inner loop of every draw decision, in rollouts too)."""
+    held = counts.get(card, 0)
+    if card[0] == "P":
+        worth = penalty_worth(obs, card)
+        return worth if not held else worth * DUPLICATE_SHARE
+    need = obs.heights[obs.seat] + 1
+    number = int(card)
+    if number < need:
+        return DEAD_VALUE
+    worth = _story_worth(number, need)
+    if held:
+        return (worth + (RUN_BONUS if number < run_top else 0.0)) * DUPLICATE_SHARE
+    if number != run_top:
+        return worth
+    # The card extends the run, and every held card just above it joins the run too.
+    gain = worth + RUN_BONUS
+    nxt = number + 1
+    while nxt <= 9 and STORY[nxt - 1] in counts:
+        gain += RUN_BONUS * (1 + DUPLICATE_SHARE * (counts[STORY[nxt - 1]] - 1))
+        nxt += 1
+    return gain
+
+
+def draw_gain(obs: Obs, move: Move, base: float, pack_gain: list[float]) -> float:
+    hand = obs.hand
+    if move.get("source") == "discard":
+        drawn = [obs.discards[i] for i in move["positions"]]
+        return hand_value(obs, hand + tuple(drawn)) - base
+    if not pack_gain:
+        # The pack: the average worth of an unseen card, computed once per decision.
+        unseen = unseen_cards(obs)
+        total = sum(unseen.values())
+        mean = 0.0
+        if total:
+            counts: dict[str, int] = {}
+            for card in hand:
+                counts[card] = counts.get(card, 0) + 1
+            run_top = obs.heights[obs.seat] + 1
+            while run_top <= 9 and STORY[run_top - 1] in counts:
+                run_top += 1
+            mean = sum(c * add_gain(obs, counts, run_top, k) for k, c in unseen.items()) / total
+        pack_gain.append(mean)
+    return pack_gain[0] * move.get("count", 1)
+
+
+def next_seats(obs: Obs) -> list[int]:
+    """Opponents in the order they will draw next, penalised seats (who skip turns) last."""
+    order = opponents_left_of(obs.seat, obs.n)
+    return [o for o in order if obs.pens[o] is None] + [o for o in order if obs.pens[o]]
+
+
+def feed_cost(obs: Obs, card: str) -> float:
+    """What throwing ``card`` on the discards gives away to the seats drawing after us."""
+    if card[0] == "P":
+        # Thrown where the next players can pick it up and hit us with it.
+        return FEED_PENALTY if obs.heights[obs.seat] == int(card[1:]) else 0.0
+    number = int(card)
+    cost = 0.0
+    for rank, other in enumerate(next_seats(obs)):
+        if obs.heights[other] + 1 == number:
+            cost = max(cost, FEED_NEXT if rank == 0 else FEED_OTHER)
+    return cost
+
+
+def keep_value(obs: Obs, card: str, base: float) -> float:
+    rest = list(obs.hand)
+    rest.remove(card)
+    return base - hand_value(obs, rest) + feed_cost(obs, card)
+
+
+def victim_score(obs: Obs, move: Move) -> float:
+    victim = penalty_victim(obs, move["card"])
+    if victim is None:
+        return -math.inf
+    h = obs.heights[victim]
+    return 10.0 * h + 5.0 * PENALTY_TURNS[move["card"]] + (20.0 if h == max(obs.heights) else 0.0)
+
+
+def greedy_move(view: View, moves: Sequence[Move], rng: random.Random) -> Move:
+    """One-move heuristic: take what you need, lay it, hit the leader, throw dead cards first,
+    keep the cards you will need soon and do not throw the next seat what it needs."""
+    return greedy_obs(Obs.of_view(view), moves, rng)
+
+
+def greedy_obs(obs: Obs, moves: Sequence[Move], rng: random.Random) -> Move:
+    kind = moves[0]["type"]
+    if kind == "draw":
+        base = hand_value(obs, obs.hand)
+        pack_gain: list[float] = []
+        return _best(moves, lambda m: draw_gain(obs, m, base, pack_gain), rng)
+    for move in moves:
+        if move["type"] == "play":
+            return move
+    penalties = [m for m in moves if m["type"] == "penalty"]
+    if penalties:
+        return max(penalties, key=lambda m: victim_score(obs, m))
+    discards = [m for m in moves if m["type"] == "discard"]
+    if discards:
+        base = hand_value(obs, obs.hand)
+        return _best(discards, lambda m: -keep_value(obs, m["card"], base), rng)
+    return rng.choice(list(moves))
+
+
+def _best(moves: Sequence[Move], score: Any, rng: random.Random) -> Move:
+    """The best-scoring move; ties broken by the seeded RNG so no seat order is favoured."""
+    scored = [(score(m), i) for i, m in enumerate(moves)]
+    top = max(s for s, _ in scored)
+    tied = [moves[i] for s, i in scored if s >= top - 1e-9]
+    return tied[0] if len(tied) == 1 else rng.choice(tied)
+
+
+# --- The strong bot's evaluation of a (determinized) position ---------------------------------
+
+# Progress of a seat, in story cards: laid cards count fully, a run in hand starting at the
+# next card most of the way, a missed turn costs most of a card. The softmax temperature turns
+# the gaps into win chances.
+RUN_CREDIT = 0.6
+NEAR_CREDIT = 0.15
+MISSED_TURN_COST = 0.7
+SHARPNESS = 0.8
+
+
+def progress(height: int, hand: Sequence[str], penalty: tuple[str, int] | None) -> float:
+    need = height + 1
+    held = {int(c) for c in hand if c[0] != "P"}
+    run = 0
+    while need + run in held:
+        run += 1
+    near = sum(1 for c in held if need + run < c <= need + run + 2)
+    missed = penalty[1] if penalty else 0
+    return height + RUN_CREDIT * run + NEAR_CREDIT * near - MISSED_TURN_COST * missed
+
+
+def win_chances(progresses: Sequence[float]) -> list[float]:
+    top = max(progresses)
+    weights = [math.exp((p - top) / SHARPNESS) for p in progresses]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+class FarawaySearch:
+    """The Faraway Tree as the strong bot's search sees it (see ``mcts.Knowledge``).
+
+    The search runs only on states it dealt itself (``sample_state``), so reading their fields
+    directly is reading its own guesses; ``obs_of_state`` does so because building a full view
+    per rollout step would cost more than the step. A unit test holds it equal to the view.
+    """
+
+    def __init__(self, num_players: int) -> None:
+        self.num_players = num_players
+
+    def ended(self, engine: Any, state: Any) -> bool:
+        return engine.is_over(state)
+
+    def sampling_view(self, view: View) -> View:
+        # The Faraway engine's sample_state deals from the visible cards alone; the log would
+        # only be copied into every sampled state and then into every view of the rollouts.
+        return {**view, "events": []}
+
+    def rewards(self, engine: Any, state: Any) -> list[float]:
+        n = self.num_players
+        if engine.is_over(state):
+            winners = engine.outcome(state)["winners"]
+            if not winners:
+                return [1.0 / n] * n
+            return [1.0 / len(winners) if s in winners else 0.0 for s in range(n)]
+        return win_chances(
+            [progress(state.rows[s], state.hands[s], state.pens[s]) for s in range(n)]
+        )
+
+    def rollout_depth(self, num_players: int) -> int:
+        # About two rounds of turns (draw, play, discard each): far enough to see a needed
+        # card arrive or a Penalty land, short enough to spend the budget on more deals.
+        return 6 * num_players
+
+    def policy(
+        self, engine: Any, state: Any, seat: int, moves: Sequence[Move], rng: random.Random
+    ) -> Move:
+        return greedy_obs(obs_of_state(state, seat), moves, rng)
+
+
+def obs_of_state(state: Any, seat: int) -> Obs:
+    """``Obs.of_view(engine.view(state, seat))`` without building the view (see above)."""
+    discards = state.discards
+    return Obs(
+        seat,
+        state.hands[seat],
+        state.rows,
+        discards[-1:-4:-1],
+        state.pens,
+        state.aside,
+    )
