@@ -167,7 +167,33 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
-CELERY_BEAT_SCHEDULE: dict = {}
+
+# --- Bots, rounds and deadlines ---------------------------------------------------------------
+# Seconds bots hold back after a person's card when challenges are on, so a challenge can come.
+PARLOUR_BOT_WINDOW = float(os.environ.get("PARLOUR_BOT_WINDOW", "2"))
+# Seconds a finished Gulliver round stays on the table before the next deal.
+PARLOUR_ROUND_PAUSE = float(os.environ.get("PARLOUR_ROUND_PAUSE", "5"))
+# Seconds a match waiting on a bot (or a deal) may sit still before the sweeper re-enqueues it.
+PARLOUR_SWEEP_AFTER = float(os.environ.get("PARLOUR_SWEEP_AFTER", "60"))
+# How often beat runs the sweeper and the deadline check (seconds).
+PARLOUR_SWEEP_EVERY = float(os.environ.get("PARLOUR_SWEEP_EVERY", "30"))
+PARLOUR_DEADLINE_EVERY = float(os.environ.get("PARLOUR_DEADLINE_EVERY", "60"))
+# The strong bot's thinking time per decision, in milliseconds.
+PARLOUR_BOT_STRONG_BUDGET_MS = float(os.environ.get("PARLOUR_BOT_STRONG_BUDGET_MS", "800"))
+
+# A periodic run that no worker picked up before the next one is due is dropped, not piled up.
+CELERY_BEAT_SCHEDULE: dict = {
+    "sweep-stalled": {
+        "task": "games.sweep_stalled",
+        "schedule": PARLOUR_SWEEP_EVERY,
+        "options": {"expires": PARLOUR_SWEEP_EVERY},
+    },
+    "enforce-deadlines": {
+        "task": "games.enforce_deadlines",
+        "schedule": PARLOUR_DEADLINE_EVERY,
+        "options": {"expires": PARLOUR_DEADLINE_EVERY},
+    },
+}
 
 LOGGING = {
     "version": 1,

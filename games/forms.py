@@ -8,7 +8,12 @@ from typing import Any
 from django import forms
 
 from games.engines import get_engine
-from games.models import Match
+from games.models import DEADLINE_CHOICES, BotLevel, Match
+
+MAX_SEATS = 8
+BOT_CHOICES = [(level.value, f"{level.label} bot") for level in BotLevel]
+ME = "me"
+PERSON = "person"
 
 
 class MatchNewForm(forms.Form):
@@ -26,6 +31,36 @@ class MatchNewForm(forms.Form):
     challenges = forms.BooleanField(
         label="Allow challenges", required=False, help_text="Gulliver only; a vote on each card."
     )
+    deadline_days = forms.TypedChoiceField(
+        label="Turn deadline",
+        choices=[("", "None"), *DEADLINE_CHOICES],
+        coerce=int,
+        empty_value=None,
+        required=False,
+        help_text="When a person's time runs out, the greedy bot plays that turn for them.",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Seat 1 is yours, or a bot's while you watch; every other seat waits for a person
+        # unless a bot takes it. Seats beyond the chosen count are ignored.
+        self.fields["seat_0"] = forms.ChoiceField(
+            label="Seat 1",
+            choices=[(ME, "Me"), *BOT_CHOICES],
+            initial=ME,
+            required=False,
+        )
+        for index in range(1, MAX_SEATS):
+            self.fields[f"seat_{index}"] = forms.ChoiceField(
+                label=f"Seat {index + 1}",
+                choices=[(PERSON, "A person (invite or lobby)"), *BOT_CHOICES],
+                initial=PERSON,
+                required=False,
+            )
+
+    @property
+    def seat_fields(self) -> list[forms.BoundField]:
+        return [self[f"seat_{index}"] for index in range(MAX_SEATS)]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -39,6 +74,15 @@ class MatchNewForm(forms.Form):
                     f"{engine.max_players} players.",
                 )
         return data
+
+    def bots(self) -> dict[int, str]:
+        """Seat number to bot level, for the seats the match has."""
+        data = self.cleaned_data
+        chosen = {i: data.get(f"seat_{i}") or "" for i in range(data["num_players"])}
+        return {i: level for i, level in chosen.items() if level in BotLevel.values}
+
+    def creator_plays(self) -> bool:
+        return (self.cleaned_data.get("seat_0") or ME) == ME
 
     def engine_options(self) -> dict[str, Any]:
         data = self.cleaned_data

@@ -18,6 +18,15 @@ def new_seed() -> int:
     return secrets.randbits(63)
 
 
+class BotLevel(models.TextChoices):
+    RANDOM = "random", "Random"
+    GREEDY = "greedy", "Greedy"
+    STRONG = "strong", "Strong"
+
+
+DEADLINE_CHOICES = [(1, "1 day"), (3, "3 days"), (7, "7 days")]
+
+
 class Match(models.Model):
     """One played instance of a game: its seed, the engine snapshot and a version counter.
 
@@ -55,10 +64,21 @@ class Match(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     final_state_hash = models.CharField(max_length=64, blank=True, default="")
+    # A site setting, not an engine option: how long a person may take over a turn before the
+    # greedy bot plays it for them (``None``: no limit).
+    deadline_days = models.PositiveSmallIntegerField(
+        null=True, blank=True, choices=DEADLINE_CHOICES
+    )
+    # When the awaited move falls due: the turn deadline, or a challenge vote's closing time.
+    # Set with every write of the state; ``None`` when nothing is due.
+    deadline_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-updated_at"]
-        indexes = [models.Index(fields=["status", "-updated_at"])]
+        indexes = [
+            models.Index(fields=["status", "-updated_at"]),
+            models.Index(fields=["status", "deadline_at"]),
+        ]
         verbose_name_plural = "matches"
 
     def __str__(self) -> str:
@@ -66,7 +86,7 @@ class Match(models.Model):
 
 
 class Seat(models.Model):
-    """A place at a table, held by a user (the bots issue adds a bot level for seats without one).
+    """A place at a table, held by a user or by a bot of some level, never both.
 
     Rows exist only for taken seats: a match is full when it has ``num_players`` of them.
     """
@@ -80,6 +100,10 @@ class Seat(models.Model):
         blank=True,
         related_name="seats",
     )
+    # NULL, not "", for a person: the check constraint below reads "a user or a bot" plainly.
+    bot_level = models.CharField(  # noqa: DJ001
+        max_length=10, choices=BotLevel.choices, null=True, blank=True
+    )
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -89,29 +113,49 @@ class Seat(models.Model):
             models.UniqueConstraint(
                 fields=["match", "user"], condition=Q(user__isnull=False), name="seat_unique_user"
             ),
+            models.CheckConstraint(
+                condition=Q(user__isnull=False, bot_level__isnull=True)
+                | Q(user__isnull=True, bot_level__isnull=False),
+                name="seat_user_or_bot",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.display_name} at seat {self.index} of match {self.match_id}"
 
     @property
+    def is_bot(self) -> bool:
+        return self.bot_level is not None
+
+    @property
     def display_name(self) -> str:
         if self.user_id is not None:
             return self.user.username
-        return f"Seat {self.index + 1}"
+        # The seat number keeps two bots of one level apart in the log ("Greedy bot 3").
+        return f"{BotLevel(self.bot_level).label} bot {self.index + 1}"
 
 
 class Move(models.Model):
     """The append-only log: replaying ``new_game`` + every row by ply reproduces ``state_hash``.
 
     ``seat`` is the seat number (``None`` for server entries such as Gulliver's ``next_round``).
+    ``auto`` says why the server made a person's move for them ("" for a move they chose), and
+    ``event_index`` is how many engine events preceded the move, so the table can say so in the
+    right place of the event log.
     """
+
+    class Auto(models.TextChoices):
+        CHOSEN = "", "Chosen by the seat"
+        DEADLINE = "deadline", "Turn deadline passed"
+        VOTE_CLOSED = "vote_closed", "Challenge vote closed"
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
     ply = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     payload = models.JSONField()
     state_hash = models.CharField(max_length=64)
+    auto = models.CharField(max_length=20, choices=Auto.choices, blank=True, default="")
+    event_index = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -6,11 +6,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from games import tables
 from games.engines import get_engine
-from games.models import Match, Seat
+from games.models import Match, Move, Seat
 
 
 @dataclass(frozen=True)
@@ -39,14 +39,17 @@ def lobby_open_matches(*, user: AbstractBaseUser) -> list[MatchListing]:
 
 
 def user_matches(*, user: AbstractBaseUser, limit: int | None = None) -> list[MatchListing]:
-    """``user``'s matches: the ones awaiting their move first, then in play, waiting, finished."""
-    qs = _with_seats(Match.objects.filter(seats__user=user)).order_by("-updated_at")
+    """``user``'s matches (seated, or created to watch): the ones awaiting their move first,
+    then in play, waiting, finished."""
+    mine = Match.objects.filter(Q(seats__user=user) | Q(created_by=user)).distinct()
+    qs = _with_seats(mine).order_by("-updated_at")
     if limit is not None:
         qs = qs[:limit]
     listings = []
     for m in qs:
-        seat = next(s for s in m.seats.all() if s.user_id == user.pk)
-        your_turn = m.status == Match.Status.ACTIVE and seat.index in m.awaiting
+        seat = next((s for s in m.seats.all() if s.user_id == user.pk), None)
+        seated = seat is not None and seat.index in m.awaiting
+        your_turn = m.status == Match.Status.ACTIVE and seated
         listings.append(MatchListing(m, seat, your_turn, _names(m)))
     rank = {Match.Status.ACTIVE: 1, Match.Status.WAITING: 2, Match.Status.FINISHED: 3}
     listings.sort(key=lambda item: 0 if item.your_turn else rank[item.match.status])
@@ -71,10 +74,21 @@ def match_table_context(*, match: Match, seat: Seat | None) -> dict[str, Any]:
         "names": names,
         "free_seats": match.num_players - len(seats),
         "table": None,
+        "deadline_at": None,
     }
+    people = {s.index for s in seats if s.bot_level is None}
+    if match.status == Match.Status.ACTIVE and people.intersection(match.awaiting):
+        context["deadline_at"] = match.deadline_at
     if match.state is None:
         return context
     engine = get_engine(match.game)
     view = engine.view(engine.load(match.state), None if seat is None else seat.index)
-    context["table"] = tables.build(match.game, view=view, names=names)
+    notes = {
+        entry.event_index: tables.auto_note(entry.auto, names[entry.seat])
+        for entry in Move.objects.filter(match=match)
+        .exclude(auto="")
+        .only("auto", "seat", "event_index")
+        if entry.event_index is not None and entry.seat is not None
+    }
+    context["table"] = tables.build(match.game, view=view, names=names, notes=notes)
     return context

@@ -38,9 +38,20 @@ def move_json(move: dict[str, Any]) -> str:
     return json.dumps(move, sort_keys=True, separators=(",", ":"))
 
 
-def build(game: str, *, view: dict[str, Any], names: list[str]) -> dict[str, Any]:
+def build(
+    game: str,
+    *,
+    view: dict[str, Any],
+    names: list[str],
+    notes: dict[int, str] | None = None,
+) -> dict[str, Any]:
+    """The table for one view; ``notes`` are site lines (e.g. a move the server made for a
+    person) to show just before the engine event at that index of ``view["events"]``."""
     builder = {"faraway": _faraway, "gulliver": _gulliver}[game]
-    return builder(view, names)
+    table = builder(view, names)
+    line_of = {"faraway": faraway_event_line, "gulliver": gulliver_event_line}[game]
+    table["events"] = _event_lines(view, names, line_of, notes or {})
+    return table
 
 
 def _common(view: dict[str, Any], names: list[str]) -> dict[str, Any]:
@@ -76,8 +87,29 @@ def _common(view: dict[str, Any], names: list[str]) -> dict[str, Any]:
 EVENT_LOG_LENGTH = 60
 
 
-def _recent(view: dict[str, Any]) -> list[dict[str, Any]]:
-    return list(view.get("events") or [])[-EVENT_LOG_LENGTH:]
+def _event_lines(
+    view: dict[str, Any], names: list[str], line_of: Any, notes: dict[int, str]
+) -> list[str]:
+    """The latest events in words, with each note placed before the event it explains."""
+    events = list(view.get("events") or [])
+    lines: list[str] = []
+    for index in range(max(0, len(events) - EVENT_LOG_LENGTH), len(events)):
+        if index in notes:
+            lines.append(notes[index])
+        line = line_of(events[index], names)
+        if line:
+            lines.append(line)
+    return lines
+
+
+AUTO_NOTES = {
+    "deadline": "The greedy bot played for {name} (turn deadline passed).",
+    "vote_closed": "{name}\u2019s missing vote was counted as accepting (the vote closed).",
+}
+
+
+def auto_note(auto: str, name: str) -> str:
+    return AUTO_NOTES[auto].format(name=name)
 
 
 def _outcome_text(outcome: dict[str, Any] | None, names: list[str]) -> str:
@@ -213,9 +245,6 @@ def _faraway(view: dict[str, Any], names: list[str]) -> dict[str, Any]:
         player["final_hand"] = (
             [faraway_face(c) for c in final_hands[i]] if final_hands is not None else None
         )
-    table["events"] = [
-        line for line in (faraway_event_line(e, names) for e in _recent(view)) if line
-    ]
     return table
 
 
@@ -402,9 +431,20 @@ def _gulliver(view: dict[str, Any], names: list[str]) -> dict[str, Any]:
                 for i, v in enumerate(challenge.get("votes") or [])
             ],
         }
-    table["events"] = [
-        line for line in (gulliver_event_line(e, names) for e in _recent(view)) if line
-    ]
+    table["round_over"] = bool(view.get("round_over")) and not view.get("over")
+    if table["round_over"] or view.get("over"):
+        table["round_result"] = next(
+            (
+                gulliver_event_line(e, names)
+                for e in reversed(view.get("events") or [])
+                if e.get("type") == "round_end"
+            ),
+            "",
+        )
+    if view.get("over"):
+        table["ranking"] = sorted(
+            table["players"], key=lambda p: (-p["score"]["standing"], p["index"])
+        )
     return table
 
 

@@ -85,11 +85,17 @@ def match_new(request: HttpRequest) -> HttpResponse:
                 num_players=form.cleaned_data["num_players"],
                 created_by=request.user,
                 options=form.engine_options(),
+                bots=form.bots(),
+                creator_plays=form.creator_plays(),
+                deadline_days=form.cleaned_data.get("deadline_days"),
             )
         except Rejected as exc:
             form.add_error(None, exc.message)
         else:
-            messages.success(request, "Match created: send the invite link to your friends.")
+            if match.status == Match.Status.WAITING:
+                messages.success(request, "Match created: send the invite link to your friends.")
+            else:
+                messages.success(request, "Match created: every seat is taken, so it has begun.")
             return redirect("match_detail", pk=match.pk)
     status = 400 if request.method == "POST" else 200
     return render(request, "games/match_new.html", {"form": form}, status=status)

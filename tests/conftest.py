@@ -43,6 +43,28 @@ def _fast_password_hashing(settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _bots_without_waiting(settings) -> None:
+    # The bot window and the round pause exist for people reading a table; tests need neither.
+    settings.PARLOUR_BOT_WINDOW = 0
+    settings.PARLOUR_ROUND_PAUSE = 0
+
+
+@pytest.fixture(autouse=True)
+def _tasks_run_eagerly():
+    """Tasks run inside the caller unless a test starts a real worker (``celery_worker``).
+
+    With REDIS_URL set (CI), the app would otherwise send every on-commit task of every test to
+    Redis, where no one consumes it until a worker test picks up another test's leftovers.
+    """
+    from config.celery import app
+
+    saved = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = saved
+
+
 CHECKS = {"postgres": _postgres_available, "redis": _redis_available}
 
 

@@ -1,0 +1,133 @@
+"""Celery tasks: thin interfaces taking ids, calling the same services a person's move uses.
+
+Every task is idempotent through the match version: a duplicate, late or swept-up task finds the
+version moved on, and the service refuses it with ``StaleVersion``, which the task logs and
+swallows. Anything else is a real failure and is raised.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import deque
+from datetime import timedelta
+from typing import Any
+
+from celery import Task, current_app, shared_task
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+
+from games.models import Match
+from games.services import (
+    StaleVersion,
+    bot_move_play,
+    match_deadline_enforce,
+    match_next_round,
+)
+
+logger = logging.getLogger(__name__)
+
+# Move tasks must survive a worker's death: acknowledged only once done, and requeued when the
+# worker running them is lost (prefetch 1 is in settings). The version check makes a rerun safe.
+MOVE_TASK = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
+
+
+@shared_task(name="games.bot_turn", **MOVE_TASK)
+def bot_turn(match_id: int, version: int) -> None:
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        logger.info("bot_turn: match %s is gone", match_id)
+        return
+    try:
+        played = bot_move_play(match=match, expected_version=version)
+    except StaleVersion as exc:
+        logger.info("bot_turn(%s, %s) refused, already moved on: %s", match_id, version, exc)
+        return
+    if played is None:
+        logger.info("bot_turn(%s, %s): no bot is awaited", match_id, version)
+
+
+@shared_task(name="games.round_next", **MOVE_TASK)
+def round_next(match_id: int, version: int) -> None:
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        logger.info("round_next: match %s is gone", match_id)
+        return
+    try:
+        match_next_round(match=match, expected_version=version)
+    except StaleVersion as exc:
+        logger.info("round_next(%s, %s) refused, already dealt: %s", match_id, version, exc)
+
+
+@shared_task(name="games.sweep_stalled", ignore_result=True)
+def sweep_stalled() -> int:
+    """Re-enqueue matches waiting on a bot or on a deal whose version has sat still too long.
+
+    A lost message or a dead worker then delays a bot's turn by about the sweep threshold, and
+    never stalls the match. A rerun of a task still in flight is refused by the version check.
+    """
+    cutoff = timezone.now() - timedelta(seconds=float(settings.PARLOUR_SWEEP_AFTER))
+    stalled = (
+        Match.objects.filter(status=Match.Status.ACTIVE, updated_at__lt=cutoff)
+        .filter(Q(seats__bot_level__isnull=False) | Q(game=Match.Game.GULLIVER))
+        .distinct()
+        .prefetch_related("seats")
+    )
+    count = 0
+    for match in stalled:
+        if not match.awaiting:
+            if match.game == Match.Game.GULLIVER:  # a round is over and waits for its deal
+                enqueue(round_next, match.pk, match.version, 0.0)
+                count += 1
+            continue
+        bots = {s.index for s in match.seats.all() if s.bot_level is not None}
+        if bots.intersection(match.awaiting):
+            enqueue(bot_turn, match.pk, match.version, 0.0)
+            count += 1
+    if count:
+        logger.info("sweep_stalled: re-enqueued %s match(es)", count)
+    return count
+
+
+@shared_task(name="games.enforce_deadlines", ignore_result=True)
+def enforce_deadlines() -> int:
+    """Play the turns and close the votes whose deadline has passed."""
+    now = timezone.now()
+    played = 0
+    due = Match.objects.filter(status=Match.Status.ACTIVE, deadline_at__lte=now)
+    for match in due.order_by("deadline_at")[:500]:
+        played += match_deadline_enforce(match=match, now=now)
+    if played:
+        logger.info("enforce_deadlines: played %s move(s)", played)
+    return played
+
+
+# --- Enqueueing ---------------------------------------------------------------------------------
+
+_eager = threading.local()
+
+
+def enqueue(task: Task, match_id: int, version: int, countdown: float = 0.0) -> None:
+    """Send ``task(match_id, version)`` to the broker, after ``countdown`` seconds.
+
+    In eager mode (tests, or no broker at all) Celery runs a task inside the caller and ignores
+    the countdown, so a bots-only match would recurse once per move until Python's stack gave
+    out. Tasks enqueued while an eager task runs are queued and run one after another by the
+    outermost call instead: the same order, no recursion.
+    """
+    args: tuple[Any, ...] = (match_id, version)
+    if not current_app.conf.task_always_eager:
+        task.apply_async(args, countdown=countdown or None)
+        return
+    pending: deque | None = getattr(_eager, "pending", None)
+    if pending is not None:
+        pending.append((task, args))
+        return
+    _eager.pending = pending = deque([(task, args)])
+    try:
+        while pending:
+            queued, queued_args = pending.popleft()
+            queued.apply(queued_args, throw=True)
+    finally:
+        _eager.pending = None
