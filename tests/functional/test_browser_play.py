@@ -67,8 +67,10 @@ def check_page_against_engine(
     rows = {p["seat"]: p["row"] for p in snap.players}
     assert rows == {i: list(view["rows"][i]) for i in range(len(names))}
     public = list(view["discards"]) + [c for row in view["rows"] for c in row]
+    public += list(view.get("aside") or []) + [p["card"] for p in view["penalties"] if p]
     # Every card face on the page is this seat's hand or public: another hand cannot be shown.
-    assert Counter(snap.all_cards) == Counter(list(view["hand"]) + public)
+    extra = Counter(snap.all_cards) - Counter(list(view["hand"]) + public)
+    assert not extra, f"card faces on {names[seat]}'s page that {names[seat]} may not see: {extra}"
     assert snap.pack == view["pack_count"]
     for player in snap.players:
         count = view["hand_counts"][player["seat"]]

@@ -103,8 +103,11 @@ def play_to_position(game: str, usernames: list[str], wanted: Callable[..., bool
     seats = {seat.index: seat for seat in match.seats.all()}
     for seat, move in moves:
         if seat is None:
-            continue  # move_submit deals the next Gulliver round itself, as the engine did
+            continue  # the site deals the next Gulliver round itself, as the search did
+        # Re-read: a task run on commit (the next Gulliver deal) may have moved the version on.
+        match.refresh_from_db()
         move_submit(match=match, seat=seats[seat], move=move, expected_version=match.version)
+    match.refresh_from_db()
     engine = get_engine(game)
     assert wanted(engine.view(engine.load(match.state), 0)), "the site replay diverged"
     return match
