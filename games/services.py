@@ -64,9 +64,11 @@ def match_create(
     bots: Mapping[int, str] | None = None,
     creator_plays: bool = True,
     deadline_days: int | None = None,
+    seed: int | None = None,
 ) -> Match:
     """A waiting match; the engine vets the player count and options.
 
+    ``seed`` fixes the deal (tests, or replaying a known deal); it is drawn at random otherwise.
     ``bots`` maps seat numbers to bot levels. The creator takes the lowest seat left without a
     bot, unless ``creator_plays`` is false (they only watch). A table full at creation (every
     seat a bot, or the creator and bots) starts at once.
@@ -97,6 +99,8 @@ def match_create(
             created_by=created_by,
             deadline_days=deadline_days,
         )
+        if seed is not None:
+            match.seed = seed
         try:
             # Dealing once now means a bad option fails here, not when the last player sits.
             engine.new_game(num_players, match.seed, options)

@@ -9,6 +9,9 @@ skipping the tests that matter.
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -35,6 +38,25 @@ def _redis_available() -> tuple[bool, str]:
     except redis.RedisError as exc:
         return False, f"Redis at REDIS_URL does not answer: {exc}"
     return True, ""
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """On SQLite, a test database in a file rather than in memory.
+
+    Django's in-memory test database is shared between threads in SQLite's shared-cache mode,
+    whose table locks fail at once instead of waiting; a Celery worker thread writing while the
+    test reads then fails with "database table is locked". A file waits for its lock as usual.
+    A fresh directory per run keeps parallel runs apart.
+    """
+    db = settings.DATABASES["default"]
+    if db["ENGINE"].endswith("sqlite3"):
+        folder = Path(tempfile.mkdtemp(prefix="parlour-test-db-"))
+        db.setdefault("TEST", {})["NAME"] = str(folder / "test.sqlite3")
+        yield
+        shutil.rmtree(folder, ignore_errors=True)
+    else:
+        yield
 
 
 @pytest.fixture(autouse=True)
