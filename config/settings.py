@@ -160,6 +160,12 @@ elif _broker == "filesystem":
 else:
     CELERY_BROKER_URL = _broker or "memory://"
     CELERY_TASK_ALWAYS_EAGER = not _broker
+if _broker:
+    # Celery reads CELERY_BROKER_URL from the environment ahead of any setting, so a bare
+    # "filesystem" there would become amqp://filesystem: hand it the URL resolved above.
+    os.environ["CELERY_BROKER_URL"] = CELERY_BROKER_URL
+# Several deployments (or a benchmark beside a running site) can share one Redis by queue name.
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("PARLOUR_CELERY_QUEUE", "celery")
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
