@@ -33,13 +33,15 @@ DEAD_VALUE = -2.0
 FEED_NEXT = 30.0
 FEED_OTHER = 12.0
 FEED_PENALTY = 25.0
+PLAY_NOW = 40.0  # the next story card, drawn, is laid at once: progress, not just a holding
+PACK_EDGE = 0.5  # on a tie, draw blind: it shows nothing and keeps the pack moving
 
 
 class Obs:
     """The facts of a view the heuristic reads, in a compact form (the greedy policy runs
     thousands of times per strong decision, inside rollouts)."""
 
-    __slots__ = ("_pen_worth", "aside", "discards", "hand", "heights", "n", "pens", "seat")
+    __slots__ = ("aside", "discards", "hand", "heights", "n", "pens", "seat")
 
     def __init__(
         self,
@@ -57,7 +59,6 @@ class Obs:
         self.pens = tuple(pens)
         self.aside = tuple(aside)
         self.n = len(self.heights)
-        self._pen_worth: dict[str, float] = {}
 
     @classmethod
     def of_view(cls, view: View) -> Obs:
@@ -90,27 +91,43 @@ def penalty_victim(obs: Obs, card: str) -> int | None:
     return None
 
 
-def penalty_worth(obs: Obs, card: str) -> float:
-    """How much holding this Penalty is worth: a lot if it can hit someone now or soon."""
-    cached = obs._pen_worth.get(card)
-    if cached is not None:
-        return cached
-    k = int(card[1:])
+# Penalty worths by position: (seat, heights, who is serving a Penalty) -> worth of P2..P8.
+# Rollouts meet the same few positions again and again; the cache is cleared when it grows.
+_PENALTY_TABLES: dict[tuple, tuple[float, ...]] = {}
+_PENALTY_TABLES_MAX = 50_000
+
+
+def _penalty_table(obs: Obs) -> tuple[float, ...]:
+    key = (obs.seat, obs.heights, tuple(p is not None for p in obs.pens))
+    table = _PENALTY_TABLES.get(key)
+    if table is not None:
+        return table
     others = opponents_left_of(obs.seat, obs.n)
     leader = max(obs.heights[o] for o in others)
-    best = 1.0
-    for other in others:
-        h = obs.heights[other]
-        if h == k:
-            # Busy serving another Penalty, it may still be there when that one is served.
-            value = 15.0 if obs.pens[other] is not None else 50.0 + (10.0 if h == leader else 0.0)
-        elif h < k:
-            value = max(1.0, 22.0 - 6.0 * (k - h - 1))
-        else:
-            value = 1.0
-        best = max(best, value)
-    obs._pen_worth[card] = best
-    return best
+    worths = []
+    for k in range(9):
+        best = 1.0
+        for other in others:
+            h = obs.heights[other]
+            if h == k:
+                # Busy serving another Penalty, it may still be there when that one is served.
+                busy = obs.pens[other] is not None
+                value = 15.0 if busy else 50.0 + (10.0 if h == leader else 0.0)
+            elif h < k:
+                value = max(1.0, 22.0 - 6.0 * (k - h - 1))
+            else:
+                value = 1.0
+            best = max(best, value)
+        worths.append(best)
+    if len(_PENALTY_TABLES) >= _PENALTY_TABLES_MAX:
+        _PENALTY_TABLES.clear()
+    table = _PENALTY_TABLES[key] = tuple(worths)
+    return table
+
+
+def penalty_worth(obs: Obs, card: str) -> float:
+    """How much holding this Penalty is worth: a lot if it can hit someone now or soon."""
+    return _penalty_table(obs)[int(card[1:])]
 
 
 def hand_value(obs: Obs, hand: Sequence[str]) -> float:
@@ -188,26 +205,52 @@ def add_gain(obs: Obs, counts: dict[str, int], run_top: int, card: str) -> float
     return gain
 
 
-def draw_gain(obs: Obs, move: Move, base: float, pack_gain: list[float]) -> float:
-    hand = obs.hand
-    if move.get("source") == "discard":
-        drawn = [obs.discards[i] for i in move["positions"]]
-        return hand_value(obs, hand + tuple(drawn)) - base
-    if not pack_gain:
-        # The pack: the average worth of an unseen card, computed once per decision.
-        unseen = unseen_cards(obs)
-        total = sum(unseen.values())
-        mean = 0.0
-        if total:
-            counts: dict[str, int] = {}
-            for card in hand:
-                counts[card] = counts.get(card, 0) + 1
-            run_top = obs.heights[obs.seat] + 1
-            while run_top <= 9 and STORY[run_top - 1] in counts:
-                run_top += 1
-            mean = sum(c * add_gain(obs, counts, run_top, k) for k, c in unseen.items()) / total
-        pack_gain.append(mean)
-    return pack_gain[0] * move.get("count", 1)
+def hand_counts(obs: Obs) -> tuple[dict[str, int], int]:
+    """The hand as counts, and the first story card above the run held from the next one."""
+    counts: dict[str, int] = {}
+    for card in obs.hand:
+        counts[card] = counts.get(card, 0) + 1
+    run_top = obs.heights[obs.seat] + 1
+    while run_top <= 9 and STORY[run_top - 1] in counts:
+        run_top += 1
+    return counts, run_top
+
+
+def draw_gains(obs: Obs, moves: Sequence[Move]) -> list[float]:
+    """What each draw adds to the hand's worth by the end of the turn. A turn ends with a
+    discard, so a drawn card only helps by pushing out the weakest card held (or by being
+    laid at once); the pack counts as its average unseen card. Valuing a draw as if the hand
+    could grow made greedy bots swap the same middling discards back and forth for ever,
+    never touching the pack that held the card they both needed."""
+    counts, run_top = hand_counts(obs)
+    need = STORY[obs.heights[obs.seat]] if obs.heights[obs.seat] < 9 else None
+    holds_need = need is not None and need in counts
+    base = hand_value(obs, obs.hand)
+    # Worth counts what holding a card denies the seats after us, as the discard will.
+    weakest = min((keep_value(obs, c, base) for c in counts), default=0.0)
+
+    def gain(card: str) -> float:
+        value = add_gain(obs, counts, run_top, card) + feed_cost(obs, card)
+        if card == need and not holds_need:
+            value += PLAY_NOW
+        return max(value, weakest) - weakest
+
+    gains = []
+    pack_gain = None
+    for move in moves:
+        if move.get("source") == "discard":
+            drawn = [obs.discards[i] for i in move["positions"]]
+            values = sorted((gain(c) for c in drawn), reverse=True)
+            # Of two cards drawn into an empty hand, one is laid or thrown: the better counts.
+            gains.append(values[0] + (values[1] if need in drawn and len(values) > 1 else 0.0))
+            continue
+        if pack_gain is None:
+            unseen = unseen_cards(obs)
+            total = sum(unseen.values())
+            pack_gain = sum(c * gain(k) for k, c in unseen.items()) / total if total else 0.0
+        # Two cards from the pack: the better of two is worth about one and a half cards.
+        gains.append(pack_gain * (1.5 if move.get("count", 1) == 2 else 1.0) + PACK_EDGE)
+    return gains
 
 
 def next_seats(obs: Obs) -> list[int]:
@@ -252,9 +295,7 @@ def greedy_move(view: View, moves: Sequence[Move], rng: random.Random) -> Move:
 def greedy_obs(obs: Obs, moves: Sequence[Move], rng: random.Random) -> Move:
     kind = moves[0]["type"]
     if kind == "draw":
-        base = hand_value(obs, obs.hand)
-        pack_gain: list[float] = []
-        return _best(moves, lambda m: draw_gain(obs, m, base, pack_gain), rng)
+        return _best(moves, draw_gains(obs, moves), rng)
     for move in moves:
         if move["type"] == "play":
             return move
@@ -264,15 +305,14 @@ def greedy_obs(obs: Obs, moves: Sequence[Move], rng: random.Random) -> Move:
     discards = [m for m in moves if m["type"] == "discard"]
     if discards:
         base = hand_value(obs, obs.hand)
-        return _best(discards, lambda m: -keep_value(obs, m["card"], base), rng)
+        return _best(discards, [-keep_value(obs, m["card"], base) for m in discards], rng)
     return rng.choice(list(moves))
 
 
-def _best(moves: Sequence[Move], score: Any, rng: random.Random) -> Move:
+def _best(moves: Sequence[Move], scores: Sequence[float], rng: random.Random) -> Move:
     """The best-scoring move; ties broken by the seeded RNG so no seat order is favoured."""
-    scored = [(score(m), i) for i, m in enumerate(moves)]
-    top = max(s for s, _ in scored)
-    tied = [moves[i] for s, i in scored if s >= top - 1e-9]
+    top = max(scores)
+    tied = [m for m, s in zip(moves, scores, strict=True) if s >= top - 1e-9]
     return tied[0] if len(tied) == 1 else rng.choice(tied)
 
 

@@ -126,7 +126,7 @@ def search(
             d = value - base
             diff[key] += d
             diff_sq[key] += d * d
-        if deals >= MIN_DEALS and len(alive) > 2:
+        if deals >= MIN_DEALS and len(alive) > 1:
             alive = _survivors(alive, keys, greedy_key, diff, diff_sq, deals)
         if len(alive) == 1:
             break
