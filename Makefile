@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run serve test test-unit test-integration test-browser lint format migrate demo bench clean
+.PHONY: run serve test test-unit test-integration test-browser lint format migrate demo bench bench-bot-latency clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -57,6 +57,10 @@ test: lint test-unit test-integration test-browser
 
 bench: $(STAMP)
 	$(PY) bench/engines.py
+
+# A person's move to the bots' replies committed, through a real worker (needs REDIS_URL).
+bench-bot-latency: $(STAMP)
+	$(PY) bench/bot_latency.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis

@@ -295,15 +295,16 @@ def match_deadline_enforce(*, match: Match, now: Any = None) -> int:
     """Play what fell due: a person's turn by the greedy bot, or a vote's missing ballots.
 
     A challenge vote open past its deadline closes with every missing vote counted as
-    accepting; a person's turn past the turn deadline is played by the greedy bot for them.
-    Each move goes through ``move_submit`` at the version read here, so a person who moves at
-    the last moment wins the race and nothing is played. Returns the number of moves played.
+    accepting; a person's turn past the turn deadline is played by the greedy bot for them, to
+    its end (a Faraway turn is a draw and then a card). Each move goes through ``move_submit``
+    at the version read here, so a person who moves at the last moment wins the race and
+    nothing is played for them. Returns the number of moves played.
     """
     now = now or timezone.now()
     engine = get_engine(match.game)
     played = 0
-    # One move per awaited seat at most: a vote needs several, a turn one.
-    for _ in range(match.num_players):
+    # Stops when what is awaited next has a deadline still to come (the next person's turn).
+    for _ in range(4 * match.num_players + 8):
         match.refresh_from_db()
         if (
             match.status != Match.Status.ACTIVE
@@ -337,8 +338,6 @@ def match_deadline_enforce(*, match: Match, now: Any = None) -> int:
             logger.info("deadline on match %s: the table moved first", match.pk)
             break
         played += 1
-        if auto == Move.Auto.DEADLINE:
-            break  # the next turn has a fresh deadline
     return played
 
 
@@ -349,14 +348,15 @@ def _vote_open(engine: Engine, state: Any, seat: int) -> bool:
 def _deadline(*, engine: Engine, match: Match, state: Any, previous: Any) -> Any:
     """When the move now awaited falls due (``None``: never).
 
-    A vote's deadline runs from the challenge that opened it (the turn deadline, or 24 hours
-    without one) and does not restart with each ballot.
+    A turn of several moves by one seat (a Faraway draw, then a card) keeps the clock it
+    started with. A vote's deadline runs from the challenge that opened it (the turn deadline,
+    or 24 hours without one) and does not restart with each ballot.
     """
     awaiting = engine.awaiting(state)
     if engine.is_over(state) or not awaiting:
         return None
+    prev_awaiting = [] if previous is None else engine.awaiting(previous)
     if _vote_open(engine, state, awaiting[0]):
-        prev_awaiting = [] if previous is None else engine.awaiting(previous)
         if prev_awaiting and _vote_open(engine, previous, prev_awaiting[0]):
             return match.deadline_at
         span = (
@@ -366,6 +366,8 @@ def _deadline(*, engine: Engine, match: Match, state: Any, previous: Any) -> Any
         )
         return timezone.now() + span
     if match.deadline_days:
+        if len(awaiting) == 1 and prev_awaiting == awaiting and match.deadline_at is not None:
+            return match.deadline_at
         return timezone.now() + timedelta(days=match.deadline_days)
     return None
 

@@ -46,7 +46,7 @@ def build(
     notes: dict[int, str] | None = None,
 ) -> dict[str, Any]:
     """The table for one view; ``notes`` are site lines (e.g. a move the server made for a
-    person) to show just before the engine event at that index of ``view["events"]``."""
+    person) to show with the engine event at that index of ``view["events"]``."""
     builder = {"faraway": _faraway, "gulliver": _gulliver}[game]
     table = builder(view, names)
     line_of = {"faraway": faraway_event_line, "gulliver": gulliver_event_line}[game]
@@ -90,15 +90,16 @@ EVENT_LOG_LENGTH = 60
 def _event_lines(
     view: dict[str, Any], names: list[str], line_of: Any, notes: dict[int, str]
 ) -> list[str]:
-    """The latest events in words, with each note placed before the event it explains."""
+    """The latest events in words, oldest first, each note just after the first event of the
+    move it explains (so the newest-first log shows the note right above that move)."""
     events = list(view.get("events") or [])
     lines: list[str] = []
     for index in range(max(0, len(events) - EVENT_LOG_LENGTH), len(events)):
-        if index in notes:
-            lines.append(notes[index])
         line = line_of(events[index], names)
         if line:
             lines.append(line)
+        if index in notes:
+            lines.append(notes[index])
     return lines
 
 

@@ -23,8 +23,8 @@ from games.models import Match, Move, Seat
 from games.services import match_create
 from tests import factories
 
-# Gulliver with greedy, greedy and random bots on this seed reaches 100 in several rounds.
-SEED_FOR_ROUNDS = 41
+# On this seed, greedy, greedy and random bots reach 60 in five rounds (four deals).
+SEED_FOR_ROUNDS = 1
 
 pytestmark = [
     pytest.mark.services("redis"),
@@ -183,14 +183,14 @@ def test_a_bots_only_gulliver_match_runs_to_its_target_through_round_end_tasks(a
         created_by=ann,
         bots={0: "greedy", 1: "greedy", 2: "random"},
         creator_plays=False,
-        options={"target": 100},
+        options={"target": 60},
         seed=SEED_FOR_ROUNDS,
     )
     _wait_for(
         lambda: _refreshed(match).status == Match.Status.FINISHED, "the match to end", timeout=90
     )
     deals = Move.objects.filter(match=match, seat=None)
-    assert deals.count() >= 1
+    assert deals.count() == 4  # five rounds: the same deal and bots as in test_bots.py
     assert len(worker["games.round_next"]) >= deals.count()
     engine = get_engine("gulliver")
     state = engine.new_game(match.num_players, match.seed, match.options)
@@ -201,4 +201,4 @@ def test_a_bots_only_gulliver_match_runs_to_its_target_through_round_end_tasks(a
             state = engine.apply(state, entry.seat, entry.payload)
     assert engine.state_hash(state) == match.final_state_hash
     outcome = engine.outcome(state)
-    assert max(outcome["scores"]) >= 100
+    assert max(outcome["scores"]) >= 60
