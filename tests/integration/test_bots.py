@@ -16,7 +16,7 @@ from django.utils import timezone
 from games import tasks
 from games.engines import get_engine
 from games.models import Match, Move, Seat
-from games.services import StaleVersion, match_create, match_join, move_submit
+from games.services import Rejected, StaleVersion, match_create, match_join, move_submit
 from tests import factories
 
 # On this seed, greedy, greedy and random bots reach 60 in five rounds (four deals).
@@ -58,8 +58,10 @@ def test_the_lobby_form_puts_bots_in_seats_and_people_fill_the_rest(
             seat_1="person",
             seat_2="greedy",
             seat_3="strong",  # beyond the table's three seats: ignored
+            deadline_days=3,
         )
     assert queued == []  # nothing to do while a seat is empty
+    assert match.deadline_days == 3
     seats = {s.index: s for s in match.seats.select_related("user")}
     assert (seats[0].user.username, seats[0].bot_level) == ("ann", None)
     assert (seats[2].user, seats[2].bot_level) == (None, "greedy")
@@ -76,6 +78,29 @@ def test_the_lobby_form_puts_bots_in_seats_and_people_fill_the_rest(
     # If the greedy bot was first to move, it has already played; people are awaited now.
     assert set(match.awaiting) <= {0, 1}
     assert all(m.seat == 2 for m in Move.objects.filter(match=match))
+
+
+def test_a_player_who_leaves_no_seat_for_themselves_is_told_so(ann_client):
+    response = ann_client.post(
+        "/matches/new/",
+        {"game": "faraway", "num_players": 2, "seat_0": "me", "seat_1": "greedy"},
+    )
+    assert response.status_code == 302  # ann and a bot: it starts at once
+    match = Match.objects.get()
+    assert match.status == Match.Status.ACTIVE
+    with pytest.raises(Rejected, match="Leave a seat for yourself"):
+        match_create(
+            game="faraway",
+            num_players=2,
+            created_by=match.created_by,
+            bots={0: "greedy", 1: "random"},
+        )
+    response = ann_client.post(
+        "/matches/new/",
+        {"game": "faraway", "num_players": 2, "seat_0": "me", "seat_1": "genius"},
+    )
+    assert response.status_code == 400
+    assert Match.objects.count() == 1
 
 
 def test_a_seat_is_a_user_or_a_bot_never_both_nor_neither(ann):
