@@ -47,6 +47,14 @@ def start_worker() -> subprocess.Popen:
     return subprocess.Popen(command, cwd=ROOT, env=os.environ.copy())
 
 
+def forget_queue() -> None:
+    """Drop the bench's queue and kombu's bindings for it from Redis."""
+    import redis
+
+    client = redis.Redis.from_url(os.environ["REDIS_URL"], socket_connect_timeout=2)
+    client.delete(QUEUE, f"_kombu.binding.{QUEUE}", f"_kombu.binding_permanent.{QUEUE}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=30, help="timed person moves")
@@ -133,6 +141,7 @@ def main() -> int:
     finally:
         worker.terminate()
         worker.wait(timeout=30)
+        forget_queue()
 
     bots = f"{args.bots} greedy bot" + ("s" if args.bots != 1 else "")
     print(

@@ -48,6 +48,22 @@ def celery_config() -> dict:
     }
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _forget_the_session_queue() -> Iterator[None]:
+    """Drop this session's queue and kombu's bindings for it from Redis when the run ends."""
+    yield
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        return
+    import redis
+
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=2)
+        client.delete(QUEUE, f"_kombu.binding.{QUEUE}", f"_kombu.binding_permanent.{QUEUE}")
+    except redis.RedisError:
+        pass  # only tidiness is lost
+
+
 @pytest.fixture(scope="session")
 def celery_includes() -> tuple[str, ...]:
     return ("games.tasks",)
