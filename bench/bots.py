@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from games.bots import DEFAULT_BUDGET, Budget, choose_move  # noqa: E402
+from games.bots import DEFAULT_BUDGET, Budget, choose_move, decide  # noqa: E402
 from games.bots.common import playable_moves  # noqa: E402
 from games.engines import get_engine  # noqa: E402
 
@@ -58,13 +58,18 @@ def contested_views(game: str, players: int, count: int, seed: int) -> list[dict
     return views
 
 
-def time_level(game: str, level: str, views: list[dict], budget: Budget | None) -> list[float]:
-    times = []
+def time_level(
+    game: str, level: str, views: list[dict], budget: Budget | None
+) -> tuple[list[float], list[int]]:
+    """Milliseconds per decision, and for the strong bot the deals it searched in that time."""
+    times, deals = [], []
     for i, view in enumerate(views):
         started = time.perf_counter()
-        choose_move(game, level, view, seed=i, budget=budget)
+        _, report = decide(game, level, view, seed=i, budget=budget)
         times.append(1000.0 * (time.perf_counter() - started))
-    return times
+        if report is not None:
+            deals.append(report.deals)
+    return times, deals
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -86,7 +91,10 @@ def main(argv: list[str] | None = None) -> int:
     budget = Budget(time_ms=args.strong_ms) if args.strong_ms else DEFAULT_BUDGET
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"strong budget {budget}; load average at start {load}")
-    print(f"{'game':<10}{'players':>8}{'level':>8}{'decisions':>11}{'median ms':>11}{'p95 ms':>9}")
+    print(
+        f"{'game':<10}{'players':>8}{'level':>8}{'decisions':>11}{'median ms':>11}{'p95 ms':>9}"
+        f"{'deals (median)':>16}"
+    )
     for game in ("faraway", "gulliver"):
         for players in (2, 4):
             views = contested_views(game, players, args.positions, args.seed)
@@ -97,10 +105,14 @@ def main(argv: list[str] | None = None) -> int:
                     else views
                 )
                 sample = sample[: args.strong_positions] if level == "strong" else sample
-                times = time_level(game, level, sample, budget if level == "strong" else None)
+                times, deals = time_level(
+                    game, level, sample, budget if level == "strong" else None
+                )
+                searched = f"{statistics.median(deals):.0f}" if deals else "-"
                 print(
                     f"{game:<10}{players:>8}{level:>8}{len(times):>11}"
-                    f"{statistics.median(times):>11.2f}{percentile(times, 0.95):>9.2f}",
+                    f"{statistics.median(times):>11.2f}{percentile(times, 0.95):>9.2f}"
+                    f"{searched:>16}",
                     flush=True,
                 )
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
