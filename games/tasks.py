@@ -17,6 +17,7 @@ from celery import Task, current_app, shared_task
 from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
+from kombu.exceptions import OperationalError as KombuOperationalError
 
 from games.models import Match
 from games.services import (
@@ -123,7 +124,12 @@ def enqueue(task: Task, match_id: int, version: int, countdown: float = 0.0) -> 
     """
     args: tuple[Any, ...] = (match_id, version)
     if not current_app.conf.task_always_eager:
-        task.apply_async(args, countdown=countdown or None)
+        try:
+            task.apply_async(args, countdown=countdown or None)
+        except (KombuOperationalError, OSError):
+            # The move is committed already; failing the request now would only hide it. The
+            # sweeper re-enqueues the match once the broker is back.
+            logger.exception("could not enqueue %s%s; the sweeper will retry", task.name, args)
         return
     pending: deque | None = getattr(_eager, "pending", None)
     if pending is not None:

@@ -6,6 +6,7 @@ here, which plays them one after another as a worker would, in the order they we
 
 from __future__ import annotations
 
+import logging
 import re
 from datetime import timedelta
 
@@ -462,3 +463,28 @@ def test_a_round_result_stays_on_the_table_until_the_deal_task_runs(ann, ann_cli
     assert (last.seat, last.payload) == (None, {"type": "next_round"})
     page = ann_client.get(f"/matches/{match.pk}/").content.decode()
     assert 'id="round-over"' not in page and "Round 2" in page
+
+
+@pytest.mark.celery(
+    broker_url="redis://127.0.0.1:1/0",  # nothing listens there: the broker is down
+    broker_transport_options={"max_retries": 0},  # give up at once, not after ~6 s of retries
+    task_publish_retry=False,
+)
+def test_a_move_still_lands_when_the_broker_is_down(ann, depends_on_current_app):
+    match = factories.match_make(game="faraway", players=[ann, factories.user_make("bea")])
+    bot = match.awaiting[0]
+    Seat.objects.filter(match=match, index=bot).update(user=None, bot_level="greedy")
+    # What the on-commit callback does after a move: the send fails, is logged, and the
+    # request that made the move is not failed by it; the sweeper retries later.
+    version = match.version
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler()
+    handler.emit = records.append
+    logging.getLogger("games.tasks").addHandler(handler)
+    try:
+        tasks.enqueue(tasks.bot_turn, match.pk, version)
+    finally:
+        logging.getLogger("games.tasks").removeHandler(handler)
+    assert any("could not enqueue games.bot_turn" in r.getMessage() for r in records)
+    match.refresh_from_db()
+    assert match.version == version  # nothing ran in process instead

@@ -9,11 +9,13 @@ worker picks the messages up from Redis, and the test only watches the database.
 from __future__ import annotations
 
 import os
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
 
 import pytest
+from celery import current_app
 from celery.signals import task_postrun
 from django.db import connection
 
@@ -76,11 +78,21 @@ def celery_worker_parameters() -> dict:
 
 @pytest.fixture
 def worker(celery_app, celery_worker) -> Iterator[dict[str, list]]:
-    """The running worker, and what it finished: ``{task name: [args, ...]}``."""
+    """The running worker, and what it finished: ``{task name: [args, ...]}``.
+
+    Starting the worker made the test app current, so the services' on-commit sends go to
+    Redis; the teardown checks that no task ran in the test's own thread (eagerly).
+    """
+    assert current_app._get_current_object() is celery_app
+    assert not celery_app.conf.task_always_eager
     done: dict[str, list] = {}
+    in_test_thread: list[str] = []
 
     def finished(sender=None, args=None, **_: object) -> None:
         done.setdefault(sender.name, []).append(tuple(args or ()))
+        if threading.current_thread() is threading.main_thread():
+            in_test_thread.append(sender.name)
+            return
         # The worker thread's own connection: closed so the test database can be flushed and
         # dropped without a session left open on it.
         connection.close()
@@ -91,6 +103,7 @@ def worker(celery_app, celery_worker) -> Iterator[dict[str, list]]:
     finally:
         task_postrun.disconnect(finished)
         celery_app.control.purge()
+    assert in_test_thread == [], "these tasks ran eagerly, not in the worker"
 
 
 def _wait_for(check: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
