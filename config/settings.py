@@ -147,7 +147,7 @@ if REDIS_URL:
     CELERY_TASK_ALWAYS_EAGER = False
 elif _broker == "filesystem":
     # make run: a real worker and beat beside the web process, no Redis needed.
-    for sub in ("queue", "processed"):
+    for sub in ("queue", "processed", "control"):
         (CELERY_FILESYSTEM_DIR / sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_URL = "filesystem://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -155,6 +155,8 @@ elif _broker == "filesystem":
         "data_folder_out": str(CELERY_FILESYSTEM_DIR / "queue"),
         "processed_folder": str(CELERY_FILESYSTEM_DIR / "processed"),
         "store_processed": False,
+        # kombu's default is ./control, which would litter whatever directory the worker runs in.
+        "control_folder": str(CELERY_FILESYSTEM_DIR / "control"),
     }
     CELERY_TASK_ALWAYS_EAGER = False
 else:
