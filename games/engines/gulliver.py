@@ -189,6 +189,41 @@ def _check_int(value: object, what: str) -> int:
     return value
 
 
+def _public_state(src: dict[str, Any], *, last: dict[str, Any] | None) -> GulliverState:
+    """A state holding the fields a dump and a seat's view spell alike (everything public);
+    ``load`` and ``sample_state`` each add the rest (hands, stack, seed, scores) their own way."""
+    s = GulliverState.__new__(GulliverState)
+    s.n = src["num_players"]
+    s.target = src["target"]
+    s.chal = src["challenges"]
+    s.rnd = src["round"]
+    s.dealer = src["dealer"]
+    s.sp = 0
+    s.sentence = tuple(src["sentence"])
+    s.prepended = src["prepended"]
+    s.dfa, s.pdfa = _sentence_states(s.sentence, s.prepended)
+    s.starter = src["starter"]
+    s.turn = src["turn"]
+    s.passes = src["passes"]
+    s.out = src["out"]
+    s.tricks = tuple(src["tricks"])
+    s.taken = tuple((x["seat"], tuple(x["cards"])) for x in src["taken"])
+    s.rover = src["round_over"]
+    s.over = src["over"]
+    ch = src["challenge"]
+    s.challenge = (
+        None
+        if ch is None
+        else (ch["seat"], ch["card"], ch["kind"], ch["challenger"], tuple(ch["votes"]))
+    )
+    s.last = None if last is None else (last["seat"], last["card"], last["kind"])
+    s.revealed = tuple(tuple(r) for r in src["revealed"])
+    s.ev = json.loads(json.dumps(src["events"]))
+    s.nev = len(s.ev)
+    s.legal = None
+    return s
+
+
 class GulliverEngine(Engine):
     name = "gulliver"
     min_players = 2
@@ -745,43 +780,14 @@ class GulliverEngine(Engine):
                 f"State has rules_version {data.get('rules_version')!r};"
                 f" this engine plays version {self.rules_version}."
             )
-        s = GulliverState.__new__(GulliverState)
-        s.n = data["num_players"]
+        s = _public_state(data, last=data["last"])
         s.seed = data["seed"]
-        s.target = data["target"]
-        s.chal = data["challenges"]
-        s.rnd = data["round"]
-        s.dealer = data["dealer"]
         s.hands = tuple(tuple(h) for h in data["hands"])
         s.stack = tuple(data["stack"])
-        s.sp = 0
-        s.sentence = tuple(data["sentence"])
-        s.prepended = data["prepended"]
-        s.dfa, s.pdfa = _sentence_states(s.sentence, s.prepended)
-        s.starter = data["starter"]
-        s.turn = data["turn"]
-        s.passes = data["passes"]
-        s.out = data["out"]
-        s.tricks = tuple(data["tricks"])
-        s.taken = tuple((x["seat"], tuple(x["cards"])) for x in data["taken"])
         s.plus = tuple(data["plus"])
         s.minus = tuple(data["minus"])
-        s.rover = data["round_over"]
-        s.over = data["over"]
         s.winners = tuple(data["winners"])
         s.draw = data["draw"]
-        ch = data["challenge"]
-        s.challenge = (
-            None
-            if ch is None
-            else (ch["seat"], ch["card"], ch["kind"], ch["challenger"], tuple(ch["votes"]))
-        )
-        last = data["last"]
-        s.last = None if last is None else (last["seat"], last["card"], last["kind"])
-        s.revealed = tuple(tuple(r) for r in data["revealed"])
-        s.ev = json.loads(json.dumps(data["events"]))
-        s.nev = len(s.ev)
-        s.legal = None
         return s
 
     # ------------------------------------------------------------ for the bots
@@ -792,41 +798,13 @@ class GulliverEngine(Engine):
         from a seed drawn from ``rng``."""
         n = view["num_players"]
         seat = view["seat"]
-        s = GulliverState.__new__(GulliverState)
-        s.n = n
+        s = _public_state(view, last=view["last_play"])
         s.seed = rng.getrandbits(64)
-        s.target = view["target"]
-        s.chal = view["challenges"]
-        s.rnd = view["round"]
-        s.dealer = view["dealer"]
-        s.sentence = tuple(view["sentence"])
-        s.prepended = view["prepended"]
-        s.dfa, s.pdfa = _sentence_states(s.sentence, s.prepended)
-        s.starter = view["starter"]
-        s.turn = view["turn"]
-        s.passes = view["passes"]
-        s.out = view["out"]
-        s.tricks = tuple(view["tricks"])
-        s.taken = tuple((x["seat"], tuple(x["cards"])) for x in view["taken"])
         s.plus = tuple(x["plus"] for x in view["scores"])
         s.minus = tuple(x["minus"] for x in view["scores"])
-        s.rover = view["round_over"]
-        s.over = view["over"]
         outcome = view["outcome"] or {"winners": [], "draw": False}
         s.winners = tuple(outcome["winners"])
         s.draw = outcome["draw"]
-        ch = view["challenge"]
-        s.challenge = (
-            None
-            if ch is None
-            else (ch["seat"], ch["card"], ch["kind"], ch["challenger"], tuple(ch["votes"]))
-        )
-        last = view["last_play"]
-        s.last = None if last is None else (last["seat"], last["card"], last["kind"])
-        s.revealed = tuple(tuple(r) for r in view["revealed"])
-        s.ev = json.loads(json.dumps(view["events"]))
-        s.nev = len(s.ev)
-        s.legal = None
 
         counts = view["hand_counts"]
         unseen = list(W.pack_for(n))
@@ -848,7 +826,6 @@ class GulliverEngine(Engine):
             raise ValueError("The view does not add up to a whole pack.")
         s.hands = tuple(tuple(h) for h in hands)
         s.stack = tuple(unseen)
-        s.sp = 0
         return s
 
 
