@@ -1,8 +1,8 @@
 """Random self-play speed of Parlour's rule engines beside two gin-rummy engines.
 
-    .venv/bin/python bench/engines.py               # 12 s per subject, 3 interleaved rounds
+    .venv/bin/python bench/engines.py               # 12 s per subject in 6 interleaved slices
     .venv/bin/python bench/engines.py --quick       # 2 s per subject, 1 round: a smoke run
-    .venv/bin/python bench/engines.py --seconds 30 --rounds 5
+    .venv/bin/python bench/engines.py --seconds 30 --rounds 10
 
 Every subject plays whole games with uniformly random legal moves from a seeded
 ``random.Random`` and reports games/s and moves/s:
@@ -19,8 +19,10 @@ Every subject plays whole games with uniformly random legal moves from a seeded
 Subjects are measured side by side: the budget of each is split into ``--rounds`` slices and
 the slices run in rotation, so a burst of load from another process hits every subject alike.
 A slice always finishes the game in hand, so it may run a little over its budget; rates use
-the time actually spent. rlcard and open_spiel come from ``requirements-bench.txt``; without
-them the competitors are skipped with a message and only the engines are measured.
+the time actually spent. The ``cpu%`` column is the CPU time the process got over that wall
+time: near 100 means no other process took the core from the measurement. rlcard and
+open_spiel come from ``requirements-bench.txt``; without them the competitors are skipped with
+a message and only the engines are measured.
 """
 
 from __future__ import annotations
@@ -61,6 +63,9 @@ class Tally:
     # OpenSpiel only: how many of ``moves`` were chance outcomes rather than decisions.
     chance: int = 0
     seconds: float = 0.0
+    # CPU time this process got while measuring; well under ``seconds`` means other processes
+    # took the core and the rates are low for every subject measured at that time.
+    cpu: float = 0.0
 
 
 @dataclass
@@ -201,6 +206,7 @@ def build_subjects(args: argparse.Namespace) -> tuple[list[Subject], list[str]]:
 def run_slice(subject: Subject, rng: random.Random, budget: float) -> None:
     tally = subject.tally
     start = time.perf_counter()
+    cpu_start = time.process_time()
     deadline = start + budget
     while True:
         moves, chance = subject.play(rng)
@@ -211,6 +217,7 @@ def run_slice(subject: Subject, rng: random.Random, budget: float) -> None:
         if now >= deadline:
             break
     tally.seconds += now - start
+    tally.cpu += time.process_time() - cpu_start
 
 
 def rate(count: int, seconds: float) -> float:
@@ -255,14 +262,14 @@ def package_versions() -> str:
 def report(subjects: list[Subject], skipped: list[str]) -> list[str]:
     lines = [
         f"{'subject':<28}{'games':>8}{'moves':>11}{'secs':>7}"
-        f"{'games/s':>10}{'moves/s':>10}{'moves/game':>12}",
+        f"{'games/s':>10}{'moves/s':>10}{'moves/game':>12}{'cpu%':>6}",
     ]
     for s in subjects:
         t = s.tally
         lines.append(
             f"{s.label:<28}{t.games:>8}{t.moves:>11}{t.seconds:>7.1f}"
             f"{rate(t.games, t.seconds):>10.1f}{rate(t.moves, t.seconds):>10.0f}"
-            f"{rate(t.moves, t.games):>12.1f}"
+            f"{rate(t.moves, t.games):>12.1f}{100 * rate(t.cpu, t.seconds):>6.0f}"
         )
     for s in subjects:
         if s.tally.chance:
@@ -295,7 +302,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--seconds", type=float, default=12.0, help="budget per subject (default 12)"
     )
     parser.add_argument(
-        "--rounds", type=int, default=3, help="slices per subject, run in rotation (default 3)"
+        "--rounds", type=int, default=6, help="slices per subject, run in rotation (default 6)"
     )
     parser.add_argument(
         "--quick", action="store_true", help="smoke run: 2 s per subject in 1 round"
