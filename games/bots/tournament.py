@@ -144,6 +144,11 @@ def binomial_upper_tail(successes: int, trials: int, p0: float) -> float:
     return min(1.0, math.exp(top) * sum(math.exp(t - top) for t in terms))
 
 
+def p_text(p_value: float) -> str:
+    # Below the smallest double the tail underflows to 0: say so rather than print 0.
+    return "<1e-300" if p_value < 1e-300 else f"{p_value:.2e}"
+
+
 @dataclass
 class Summary:
     games: int
@@ -186,7 +191,7 @@ def table(seats: list[str], summary: Summary) -> list[str]:
         per = 1000 * secs / count if count else 0.0
         lines.append(
             f"{level:<8}{k:>6}{wins:>7}{wins / summary.games:>10.3f}"
-            f"{f'[{low:.3f}, {high:.3f}]':>18}{k / n:>7.3f}{p_value:>13.2e}{per:>13.2f}"
+            f"{f'[{low:.3f}, {high:.3f}]':>18}{k / n:>7.3f}{p_text(p_value):>13}{per:>13.2f}"
         )
     lines.append(
         f"draws {summary.draws} of {summary.games} games; {decisive} decisive;"
