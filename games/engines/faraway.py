@@ -130,6 +130,13 @@ def _add(hand: tuple[str, ...], cards: list[str] | tuple[str, ...]) -> tuple[str
     return tuple(sorted(hand + tuple(cards)))
 
 
+def _copy_move(move: Move) -> Move:
+    copied = dict(move)
+    if "positions" in copied:
+        copied["positions"] = list(copied["positions"])
+    return copied
+
+
 def _replace(items: tuple, i: int, value: object) -> tuple:
     return (*items[:i], value, *items[i + 1 :])
 
@@ -363,7 +370,9 @@ class FarawayEngine(Engine):
             return []
         if state._legal is None:
             _compute_legal(state)
-        return list(state._legal)
+        # Copies: the cached dicts are what ``apply`` matches against, so a caller editing a
+        # returned move must not be able to change which moves this state accepts.
+        return [_copy_move(m) for m in state._legal]
 
     def is_over(self, state: FarawayState) -> bool:
         return state.phase == OVER

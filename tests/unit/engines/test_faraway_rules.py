@@ -589,3 +589,19 @@ def test_a_view_lists_one_entry_per_seat_and_the_drawable_discards_top_first():
     assert view["hand"] == ["4"]
     assert view["legal_moves"] == ENG.legal_moves(state, 1)
     assert ENG.legal_moves(state, 0) == [] and ENG.view(state, 0)["legal_moves"] == []
+
+
+def test_editing_a_returned_legal_move_changes_nothing():
+    """legal_moves hands out copies: a caller scribbling on one cannot widen what apply accepts."""
+    state = ENG.new_game(3, 11)
+    seat = ENG.awaiting(state)[0]
+    before = ENG.dump(state)
+    moves = ENG.legal_moves(state, seat)
+    moves[0]["type"] = "HACK"
+    for move in moves:
+        if "positions" in move:
+            move["positions"].append(99)
+    assert ENG.dump(state) == before
+    assert all(m["type"] != "HACK" for m in ENG.legal_moves(state, seat))
+    with pytest.raises(IllegalMove):
+        ENG.apply(state, seat, {"type": "HACK", "source": "pack"})
