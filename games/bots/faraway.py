@@ -360,8 +360,9 @@ class FarawaySearch:
         return engine.is_over(state)
 
     def sampling_view(self, view: View) -> View:
-        # The Faraway engine's sample_state deals from the visible cards alone; the log would
-        # only be copied into every sampled state and then into every view of the rollouts.
+        # The Faraway engine's sample_state reads what the table saw from the view's own keys
+        # (discard_pile, known_cards); the log would only be copied into every sampled state
+        # and then into every view of the rollouts.
         return {**view, "events": []}
 
     def rewards(self, engine: Any, state: Any) -> list[float]:

@@ -165,6 +165,21 @@ def _draw_choices(hand_empty: bool, npack: int, ndisc: int) -> tuple[list[Move],
     return moves, acts
 
 
+def _known_cards(state: FarawayState) -> list[list[str]]:
+    """Per seat, the cards everyone knows it holds: taken from the discards in view of the
+    table and not laid since. A lower bound: a laid card that could be a known one is taken to
+    be one."""
+    known: list[Counter] = [Counter() for _ in range(state.n)]
+    for event in state.log[: state.nlog]:
+        kind = event["type"]
+        seat = event.get("seat")
+        if kind == "draw" and event["source"] == "discard":
+            known[seat].update(event["cards"])
+        elif kind in ("play", "penalty", "discard") and known[seat][event["card"]] > 0:
+            known[seat][event["card"]] -= 1
+    return [sorted(k.elements()) for k in known]
+
+
 def _victim(state: FarawayState, number: int) -> int | None:
     """The nearest opponent to the attacker's left whose highest story card is ``number`` and
     who carries no unserved Penalty (so a P8 can never land on a P8)."""
@@ -563,6 +578,10 @@ class FarawayEngine(Engine):
             "row_next": [None if over else _STORY_CODE.get(h + 1) for h in state.rows],
             "discards": list(reversed(disc[-3:])),
             "discard_count": len(disc),
+            # Every card in the pile went there face up and only public draws took any away, so
+            # the whole pile is public (a player who watched could list it); top first.
+            "discard_pile": list(reversed(disc)),
+            "known_cards": _known_cards(state),
             "pack_count": len(state.pack),
             "penalties": [
                 None if p is None else {"card": p[0], "turns_left": p[1]} for p in state.pens
@@ -676,17 +695,21 @@ class FarawayEngine(Engine):
     # -- for the bots -----------------------------------------------------------------------
 
     def sample_state(self, view: dict[str, Any], rng: random.Random) -> FarawayState:
-        """A full state consistent with everything ``view`` shows, with every card that seat
-        cannot see (other hands, the pack, discards below the top three) dealt at random from
-        the cards it has not seen. The seed is drawn from ``rng``, so later reshuffles in a
-        search differ between samples as they should. Never reads hidden state."""
+        """A full state consistent with everything ``view`` shows: the whole discard pile and
+        the cards each seat is known to hold stay where they are, and every card that seat
+        cannot see (the rest of other hands, the pack) is dealt at random from the cards it has
+        not seen. The seed is drawn from ``rng``, so later reshuffles in a search differ between
+        samples as they should. Never reads hidden state."""
         seat = view["seat"]
         n = len(view["hand_counts"])
+        known = [
+            list(view["hand"]) if s == seat else list(k) for s, k in enumerate(view["known_cards"])
+        ]
         unseen = Counter(_PACK_COUNTS)
-        seen: list[str] = list(view["hand"])
+        seen: list[str] = [c for k in known for c in k]
         for row in view["rows"]:
             seen.extend(row)
-        seen.extend(view["discards"])
+        seen.extend(view["discard_pile"])
         seen.extend(p["card"] for p in view["penalties"] if p is not None)
         seen.extend(view["aside"])
         unseen.subtract(Counter(seen))
@@ -697,15 +720,11 @@ class FarawayEngine(Engine):
         pos = 0
         hands = []
         for s in range(n):
-            if s == seat:
-                hands.append(tuple(sorted(view["hand"])))
-            else:
-                k = view["hand_counts"][s]
-                hands.append(tuple(sorted(pool[pos : pos + k])))
-                pos += k
-        buried = view["discard_count"] - len(view["discards"])
-        buried_cards = pool[pos : pos + buried]
-        pos += buried
+            k = view["hand_counts"][s] - len(known[s])
+            if k < 0:
+                raise ValueError("A seat is known to hold more cards than it has.")
+            hands.append(tuple(sorted(known[s] + pool[pos : pos + k])))
+            pos += k
         pack = pool[pos:]
         if len(pack) != view["pack_count"]:
             raise ValueError("The view's counts do not add up to the pack.")
@@ -717,7 +736,7 @@ class FarawayEngine(Engine):
         state.hands = tuple(hands)
         state.rows = tuple(len(r) for r in view["rows"])
         state.pack = tuple(pack)
-        state.discards = tuple(buried_cards) + tuple(reversed(view["discards"]))
+        state.discards = tuple(reversed(view["discard_pile"]))
         state.pens = tuple(
             None if p is None else (p["card"], p["turns_left"]) for p in view["penalties"]
         )

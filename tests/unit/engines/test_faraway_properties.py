@@ -124,19 +124,18 @@ def test_dump_load_round_trips_and_replay_reproduces_the_hash(game, pick):
 
 
 def permute_hidden(dump: dict, seat: int, rng: random.Random) -> dict:
-    """The same position with every card ``seat`` cannot see dealt again at random."""
+    """The same position with every card ``seat`` cannot see dealt again at random. The whole
+    discard pile is public (every card in it was laid face up), so it stays as it is."""
     out = {**dump, "hands": [list(h) for h in dump["hands"]]}
     others = [s for s in range(dump["num_players"]) if s != seat]
-    hidden = [c for s in others for c in out["hands"][s]] + out["pack"] + out["discards"][3:]
+    hidden = [c for s in others for c in out["hands"][s]] + out["pack"]
     rng.shuffle(hidden)
     pos = 0
     for s in others:
         k = len(out["hands"][s])
         out["hands"][s] = hidden[pos : pos + k]
         pos += k
-    out["pack"] = hidden[pos : pos + len(dump["pack"])]
-    pos += len(dump["pack"])
-    out["discards"] = dump["discards"][:3] + hidden[pos:]
+    out["pack"] = hidden[pos:]
     out["seed"] = rng.getrandbits(40)
     return out
 

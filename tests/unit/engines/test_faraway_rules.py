@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 
 import pytest
@@ -605,3 +606,28 @@ def test_editing_a_returned_legal_move_changes_nothing():
     assert all(m["type"] != "HACK" for m in ENG.legal_moves(state, seat))
     with pytest.raises(IllegalMove):
         ENG.apply(state, seat, {"type": "HACK", "source": "pack"})
+
+
+def test_views_show_what_the_table_saw_and_sample_state_keeps_it():
+    """The whole discard pile and the cards a seat took from it in view of all are public; a
+    determinization for another seat keeps both where they are, and deals only the rest."""
+    hands = [["5", "5", "6", "6", "7", "P2"], ["2", "3", "4", "7", "8", "P3"]]
+    deck = stacked(2, hands, up="1", top=["9", "9"])
+    state = ENG.new_game(2, 3, {"deck": deck, "dealer": 0})
+    state = ENG.apply(state, 1, PACK_DRAW)  # seat 1 draws a 9 from the pack (private)
+    state = ENG.apply(state, 1, discard("8"))
+    state = ENG.apply(state, 0, disc(1))  # seat 0 takes the 1 from under the 8, in view of all
+    state = ENG.apply(state, 0, play("1"))
+    state = ENG.apply(state, 0, discard("7"))
+    state = ENG.apply(state, 1, disc(0))  # seat 1 takes the 7 seat 0 just threw
+    state = ENG.apply(state, 1, discard("2"))
+    view = ENG.view(state, 0)
+    assert view["discard_pile"] == ["2", "8"]
+    assert view["known_cards"] == [[], ["7"]]
+    assert ENG.view(state, None)["known_cards"] == [[], ["7"]]
+    for k in range(20):
+        sampled = ENG.sample_state(view, random.Random(k))
+        dump = ENG.dump(sampled)
+        assert dump["discards"] == ["2", "8"]
+        assert "7" in dump["hands"][1]
+        assert sorted(dump["hands"][0]) == sorted(view["hand"])
