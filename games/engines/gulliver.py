@@ -189,6 +189,16 @@ def _check_int(value: object, what: str) -> int:
     return value
 
 
+def _challenge_dict(ch: tuple | None) -> dict[str, Any] | None:
+    if ch is None:
+        return None
+    return {"seat": ch[0], "card": ch[1], "kind": ch[2], "challenger": ch[3], "votes": list(ch[4])}
+
+
+def _last_dict(last: tuple | None) -> dict[str, Any] | None:
+    return None if last is None else {"seat": last[0], "card": last[1], "kind": last[2]}
+
+
 def _public_state(src: dict[str, Any], *, last: dict[str, Any] | None) -> GulliverState:
     """A state holding the fields a dump and a seat's view spell alike (everything public);
     ``load`` and ``sample_state`` each add the rest (hands, stack, seed, scores) their own way."""
@@ -674,7 +684,6 @@ class GulliverEngine(Engine):
             playable = [c for c in dict.fromkeys(hand) if c in table]
             if s.pdfa is not None and seat != s.starter:
                 prependable = [c for c in dict.fromkeys(hand) if c in W.ADJECTIVES]
-        ch = s.challenge
         out: dict[str, Any] = {
             "game": self.name,
             "num_players": s.n,
@@ -703,18 +712,8 @@ class GulliverEngine(Engine):
             "dealer": s.dealer,
             "target": s.target,
             "challenges": s.chal,
-            "challenge": None
-            if ch is None
-            else {
-                "seat": ch[0],
-                "card": ch[1],
-                "kind": ch[2],
-                "challenger": ch[3],
-                "votes": list(ch[4]),
-            },
-            "last_play": None
-            if s.last is None
-            else {"seat": s.last[0], "card": s.last[1], "kind": s.last[2]},
+            "challenge": _challenge_dict(s.challenge),
+            "last_play": _last_dict(s.last),
             "passes": s.passes,
             "out": s.out,
             "revealed": [list(r) for r in s.revealed],
@@ -729,7 +728,6 @@ class GulliverEngine(Engine):
 
     def dump(self, state: GulliverState) -> dict[str, Any]:
         s = state
-        ch = s.challenge
         return {
             "game": self.name,
             "rules_version": self.rules_version,
@@ -755,18 +753,8 @@ class GulliverEngine(Engine):
             "over": s.over,
             "winners": list(s.winners),
             "draw": s.draw,
-            "challenge": None
-            if ch is None
-            else {
-                "seat": ch[0],
-                "card": ch[1],
-                "kind": ch[2],
-                "challenger": ch[3],
-                "votes": list(ch[4]),
-            },
-            "last": None
-            if s.last is None
-            else {"seat": s.last[0], "card": s.last[1], "kind": s.last[2]},
+            "challenge": _challenge_dict(s.challenge),
+            "last": _last_dict(s.last),
             "revealed": [list(r) for r in s.revealed],
             # A JSON round trip, so nobody holding the dump can reach into the live log.
             "events": json.loads(json.dumps(s.ev[: s.nev])),
