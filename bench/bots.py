@@ -11,8 +11,8 @@ only pull the median down. Each position is timed once per level, through the pu
 ``choose_move`` with a view built beforehand (building the view is the caller's cost).
 
 Not measured here: the time from a person's move to the bots' replies committed through a real
-Celery worker. That belongs with the worker (issue 4, ``games/tasks.py``) and should be added
-there as its own function, timing ``move_submit`` -> ``bot_turn`` -> commit over Redis.
+Celery worker; ``bench/bot_latency.py`` (``make bench-bot-latency``) measures that. Bot against
+bot win rates come from ``python -m games.lab.tournament``.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Random self-play statistics for the rule engines, through the public contract only.
 
-    python -m games.engines.simulate faraway --players 4 --games 1000
-    python -m games.engines.simulate gulliver --players 4 --games 200 --target 250
-    python -m games.engines.simulate gulliver --players 4 --games 50 --challenges
+    python -m games.lab.simulate faraway --players 4 --games 1000
+    python -m games.lab.simulate gulliver --players 4 --games 200 --target 250
+    python -m games.lab.simulate gulliver --players 4 --games 50 --challenges
 
 Every move is drawn uniformly from ``legal_moves`` of an awaited seat with one
 ``random.Random(seed)``, which also draws each game's seed, so a run is reproducible. With
@@ -15,8 +15,9 @@ winners are listed as shared), draws (Faraway: the turn cap; Gulliver: the round
 game, Faraway's played turns per game (missed turns are skipped by the engine and not counted),
 and Gulliver's rounds per match, tricks per round and matches that ran into the round cap.
 
-Nothing here reads a clock or the global random module: this module lives under
-``games/engines`` and stays as pure as the engines.
+Nothing here reads a clock or the global random module, so a run replays exactly from
+``--seed``. Nor does it read the engine's events: a turn is judged from the moves played and
+Gulliver's figures from ``view``, so a state that keeps only its last step's events suffices.
 """
 
 from __future__ import annotations
@@ -226,7 +227,7 @@ def render(s: Summary) -> list[str]:
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="python -m games.engines.simulate",
+        prog="python -m games.lab.simulate",
         description="Random self-play statistics for a Parlour rule engine.",
     )
     parser.add_argument("game", choices=("faraway", "gulliver"))

@@ -1,8 +1,8 @@
 """Bot against bot, many games, with confidence intervals and a significance test.
 
-    python -m games.bots.tournament faraway --games 2000 --seats greedy,random
-    python -m games.bots.tournament faraway --games 400 --seats strong,greedy --iterations 200
-    python -m games.bots.tournament gulliver --games 400 --seats strong,greedy,greedy,greedy \
+    python -m games.lab.tournament faraway --games 2000 --seats greedy,random
+    python -m games.lab.tournament faraway --games 400 --seats strong,greedy --iterations 200
+    python -m games.lab.tournament gulliver --games 400 --seats strong,greedy,greedy,greedy \
         --iterations 100 --target 100
 
 ``--seats`` gives one level per seat (its length is the table size). Seats rotate: games come
@@ -30,9 +30,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.bots import LEVELS, Budget, choose_move
 from games.engines import get_engine
-
-from . import LEVELS, Budget, choose_move
 
 MAX_PLIES = 200_000
 
@@ -205,7 +204,7 @@ def table(seats: list[str], summary: Summary) -> list[str]:
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="python -m games.bots.tournament", description=__doc__.split("\n\n")[0]
+        prog="python -m games.lab.tournament", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument("game", choices=("faraway", "gulliver"))
     parser.add_argument("--games", type=int, default=2000)

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from games.engines import simulate as sim
+from games.lab import simulate as sim
 
 FIGURE = re.compile(r"^(?P<label>[a-z][a-z -]*): (?P<count>\d+)(?: \((?P<pct>[\d.]+)%\))?")
 SPREAD = re.compile(r"mean (?P<mean>[\d.]+) \(min (?P<min>\d+), max (?P<max>\d+)\)")
