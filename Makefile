@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run serve test test-unit test-integration test-browser lint format migrate demo bench bench-bot-latency clean
+.PHONY: run serve test test-unit test-integration test-browser test-sqlite lint format migrate demo bench bench-bot-latency clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -54,6 +54,11 @@ test-browser: $(STAMP)
 	$(PY) -m pytest tests/functional
 
 test: lint test-unit test-integration test-browser
+
+# The integration suite once more on the embedded default's SQLite file, whatever DATABASE_URL
+# says (CI runs it after the PostgreSQL pass): races and refusals must hold on both.
+test-sqlite: $(STAMP)
+	env -u DATABASE_URL -u REDIS_URL REQUIRE_SERVICES=0 $(PY) -m pytest tests/integration
 
 bench: $(STAMP)
 	$(PY) bench/engines.py

@@ -91,6 +91,18 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # The embedded default has a worker writing beside the web process. IMMEDIATE takes the
+    # write lock at BEGIN, so a second writer waits (up to ``timeout`` seconds) instead of
+    # failing with "database is locked" when its read turns into a write; WAL lets readers run
+    # beside the writer. PostgreSQL rejects these options, so they are for SQLite only.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": float(os.environ.get("SQLITE_BUSY_TIMEOUT", "20")),
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -211,3 +223,8 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
+
+# bench/web.py serves the site with one extra login-required page to measure other requests
+# against; only that benchmark sets PARLOUR_BENCH, so no deployment ever routes to it.
+if env_bool("PARLOUR_BENCH"):
+    ROOT_URLCONF = "config.bench_urls"

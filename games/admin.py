@@ -13,7 +13,15 @@ class MatchAdmin(admin.ModelAdmin):
     list_display = ("id", "game", "num_players", "status", "version", "created_by", "updated_at")
     list_filter = ("game", "status")
     search_fields = ("id", "created_by__username", "seats__user__username")
-    readonly_fields = ("state", "seed", "version", "final_state_hash", "invite_token")
+    readonly_fields = (
+        "state",
+        "start_events",
+        "seed",
+        "version",
+        "ply",
+        "head_hash",
+        "invite_token",
+    )
     inlines = [SeatInline]
 
 
@@ -21,4 +29,4 @@ class MatchAdmin(admin.ModelAdmin):
 class MoveAdmin(admin.ModelAdmin):
     list_display = ("match", "ply", "seat", "payload", "created_at")
     list_filter = ("match__game",)
-    readonly_fields = ("match", "ply", "seat", "payload", "state_hash", "created_at")
+    readonly_fields = ("match", "ply", "seat", "payload", "events", "chain_hash", "created_at")

@@ -8,6 +8,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from games.engines import GAME_TITLES
+
 
 def new_invite_token() -> str:
     return secrets.token_urlsafe(16)
@@ -30,14 +32,20 @@ DEADLINE_CHOICES = [(1, "1 day"), (3, "3 days"), (7, "7 days")]
 class Match(models.Model):
     """One played instance of a game: its seed, the engine snapshot and a version counter.
 
-    ``version`` goes up on every change a table may need to show (a seat taken, the start, each
-    move, a new round), so a poll compares one integer. ``awaiting`` copies the engine's awaited
-    seats at the last write so lists ("your turn") need no engine work.
+    ``state`` is the engine's dump of the current position only: its size does not grow with
+    the match (each move's events live on its ``Move`` row). ``version`` goes up on every change
+    a table may need to show (a seat taken, the start, each move, a new round), so a poll
+    compares one integer. ``awaiting`` copies the engine's awaited seats at the last write, so
+    tasks need no engine work to find a bot's turn; lists read ``Seat.awaited_since`` instead.
+    ``ply`` counts the logged entries and ``head_hash`` is the newest link of the hash chain
+    (docs/engine-contract.md), so a move needs neither an aggregate nor the previous row.
     """
 
-    class Game(models.TextChoices):
-        FARAWAY = "faraway", "The Faraway Tree"
-        GULLIVER = "gulliver", "Gulliver's Travels"
+    # The games come from the engines' one registry (a test holds models, forms, bots and
+    # templates to it): FARAWAY = "faraway", "The Faraway Tree", and so on.
+    Game = models.TextChoices(
+        "Game", {name.upper(): (name, title) for name, title in GAME_TITLES.items()}
+    )
 
     class Status(models.TextChoices):
         WAITING = "waiting", "Waiting for players"
@@ -50,8 +58,11 @@ class Match(models.Model):
     # included), so ``new_game(num_players, seed, options)`` + the move log replays the match.
     options = models.JSONField(default=dict, blank=True)
     seed = models.BigIntegerField(default=new_seed)
-    dealer = models.PositiveSmallIntegerField(null=True, blank=True)
     state = models.JSONField(null=True, blank=True)
+    # The deal's events (``engine.events`` of the new game), shown first in the table's log.
+    start_events = models.JSONField(default=list, blank=True)
+    ply = models.PositiveIntegerField(default=0)
+    head_hash = models.CharField(max_length=64, blank=True, default="")
     version = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
     awaiting = models.JSONField(default=list, blank=True)
@@ -63,7 +74,6 @@ class Match(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    final_state_hash = models.CharField(max_length=64, blank=True, default="")
     # A site setting, not an engine option: how long a person may take over a turn before the
     # greedy bot plays it for them (``None``: no limit).
     deadline_days = models.PositiveSmallIntegerField(
@@ -85,10 +95,19 @@ class Match(models.Model):
         return f"{self.get_game_display()} #{self.pk} ({self.get_status_display()})"
 
 
+class Result(models.TextChoices):
+    WON = "won", "Won"
+    LOST = "lost", "Lost"
+    DRAWN = "drawn", "Drawn"
+
+
 class Seat(models.Model):
     """A place at a table, held by a user or by a bot of some level, never both.
 
     Rows exist only for taken seats: a match is full when it has ``num_players`` of them.
+    ``result``, ``score`` and ``rank`` are written in the transaction that ends the match (rank
+    1 is best; tied seats share a rank); ``awaited_since`` is set while the match waits for this
+    seat, so "your turn" lists and counts are indexed queries with no JSON parsing.
     """
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
@@ -105,9 +124,19 @@ class Seat(models.Model):
         max_length=10, choices=BotLevel.choices, null=True, blank=True
     )
     joined_at = models.DateTimeField(auto_now_add=True)
+    result = models.CharField(  # noqa: DJ001 - NULL while the match is not over
+        max_length=5, choices=Result.choices, null=True, blank=True
+    )
+    score = models.IntegerField(null=True, blank=True)
+    rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    awaited_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["match", "index"]
+        indexes = [
+            models.Index(fields=["user", "awaited_since"], name="seat_user_awaited"),
+            models.Index(fields=["user", "result"], name="seat_user_result"),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["match", "index"], name="seat_unique_index"),
             models.UniqueConstraint(
@@ -136,12 +165,14 @@ class Seat(models.Model):
 
 
 class Move(models.Model):
-    """The append-only log: replaying ``new_game`` + every row by ply reproduces ``state_hash``.
+    """The append-only log: replaying ``new_game`` + every row by ply reproduces each
+    ``chain_hash`` (``games.engines.replay``).
 
     ``seat`` is the seat number (``None`` for server entries such as Gulliver's ``next_round``).
-    ``auto`` says why the server made a person's move for them ("" for a move they chose), and
-    ``event_index`` is how many engine events preceded the move, so the table can say so in the
-    right place of the event log.
+    ``events`` are the engine events this entry produced, unredacted: server-side only, every
+    page redacts them per seat through ``engine.redact``. ``chain_hash`` covers the state after
+    the entry, the entry itself and the previous link, so the last one pins the whole history.
+    ``auto`` says why the server made a person's move for them ("" for a move they chose).
     """
 
     class Auto(models.TextChoices):
@@ -153,9 +184,9 @@ class Move(models.Model):
     ply = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     payload = models.JSONField()
-    state_hash = models.CharField(max_length=64)
+    events = models.JSONField(default=list, blank=True)
+    chain_hash = models.CharField(max_length=64)
     auto = models.CharField(max_length=20, choices=Auto.choices, blank=True, default="")
-    event_index = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

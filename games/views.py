@@ -21,14 +21,16 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling
 
-from games import rules
+from games import pages
 from games.engines import ENGINE_NAMES
 from games.forms import MatchNewForm, MoveForm
-from games.models import Match
+from games.models import Match, Seat
 from games.selectors import (
     lobby_open_matches,
+    match_seats,
     match_table_context,
     seat_for_user,
+    seat_of,
     user_matches,
 )
 from games.services import Rejected, match_create, match_join, move_submit
@@ -132,7 +134,8 @@ def _join(request: HttpRequest, match: Match) -> HttpResponse:
 @require_GET
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match = get_object_or_404(Match, pk=pk)
-    context = match_table_context(match=match, seat=seat_for_user(match=match, user=request.user))
+    seats = match_seats(match_id=match.pk)
+    context = match_table_context(match=match, seat=seat_of(seats, request.user), seats=seats)
     template = TABLE_PARTIAL if request.htmx else "games/match.html"
     return render(request, template, context)
 
@@ -147,21 +150,31 @@ def match_table(request: HttpRequest, pk: int) -> HttpResponse:
     if request.GET.get("version") == str(row):
         return HttpResponse(status=204)
     match = Match.objects.get(pk=pk)
-    context = match_table_context(match=match, seat=seat_for_user(match=match, user=request.user))
+    seats = match_seats(match_id=match.pk)
+    context = match_table_context(match=match, seat=seat_of(seats, request.user), seats=seats)
     response = render(request, TABLE_PARTIAL, context)
     if match.status == Match.Status.FINISHED:
-        stop = HttpResponseStopPolling(response.content)
-        return stop
+        return HttpResponseStopPolling(response.content)
     return response
 
 
 @login_required_htmx
 @require_POST
 def match_move(request: HttpRequest, pk: int) -> HttpResponse:
-    match = get_object_or_404(Match, pk=pk)
-    seat = seat_for_user(match=match, user=request.user)
+    """A seat's move. The seats are read once, with the match row minus its snapshot; the
+    service then locks and reads the match itself, so the whole request costs the same number
+    of queries at every ply."""
+    seats = list(
+        Seat.objects.filter(match_id=pk)
+        .select_related("user", "match")
+        .defer("match__state", "match__start_events")
+        .order_by("index")
+    )
+    seat = seat_of(seats, request.user)
     if seat is None:
+        match = get_object_or_404(Match, pk=pk)
         return _move_refused(request, match, None, "You do not have a seat at this table.", 403)
+    match = seat.match
     form = MoveForm(request.POST)
     if not form.is_valid():
         return _move_refused(request, match, seat, "That move could not be read.", 400)
@@ -171,11 +184,13 @@ def match_move(request: HttpRequest, pk: int) -> HttpResponse:
             seat=seat,
             move=form.cleaned_data["move"],
             expected_version=form.cleaned_data["version"],
+            seats=seats,
         )
     except Rejected as exc:
         return _move_refused(request, match, seat, exc.message, exc.status)
     if request.htmx:
-        return render(request, TABLE_PARTIAL, match_table_context(match=match, seat=seat))
+        context = match_table_context(match=match, seat=seat, seats=seats)
+        return render(request, TABLE_PARTIAL, context)
     return redirect("match_detail", pk=match.pk)
 
 
@@ -183,7 +198,7 @@ def _move_refused(
     request: HttpRequest, match: Match, seat: Any, message: str, status: int
 ) -> HttpResponse:
     """The table as it stands, with the refusal shown in it and a 4xx status."""
-    match.refresh_from_db()
+    match = Match.objects.get(pk=match.pk)  # all of it, as committed now
     context = match_table_context(match=match, seat=seat)
     context["error"] = message
     template = TABLE_PARTIAL if request.htmx else "games/match.html"
@@ -200,5 +215,5 @@ def rules_page(request: HttpRequest, game: str) -> HttpResponse:
     return render(
         request,
         "games/rules.html",
-        {"title": Match.Game(game).label, "game": game, "body": rules.render_markdown(path)},
+        {"title": Match.Game(game).label, "game": game, "body": pages.render_markdown(path)},
     )

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import html
 import json
-import random
 import re
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games.engines import get_engine
+from games.engines import get_engine, replay
 from games.engines.base import seeded_rng
-from games.models import Match
+from games.engines.results import standings
+from games.models import Match, Move
 from games.services import match_create, match_join
 
 PASSWORD = "tea-with-moon-face-42"
@@ -103,5 +103,25 @@ def normalise_table_html(page: str) -> str:
     return page
 
 
-def rng_choice(rng: random.Random, moves: list[dict[str, Any]]) -> dict[str, Any]:
-    return rng.choice(moves)
+def assert_replays(match: Match) -> Any:
+    """The stored log replays through the one fold to every stored link of the hash chain, the
+    snapshot and, once over, the result columns; returns the final state."""
+    match.refresh_from_db()
+    engine = get_engine(match.game)
+    rows = list(Move.objects.filter(match=match).order_by("ply"))
+    assert [r.ply for r in rows] == list(range(1, match.ply + 1))
+    entries = [(r.seat, r.payload) for r in rows]
+    args = (engine, match.num_players, match.seed, match.options)
+    assert replay.verify(*args, entries, [r.chain_hash for r in rows]) is None
+    assert match.head_hash == (rows[-1].chain_hash if rows else replay.start_hash(*args))
+    state = engine.new_game(match.num_players, match.seed, match.options)
+    for state, row in zip(replay.frames(*args, entries), rows, strict=True):
+        assert engine.events(state) == row.events
+    assert engine.dump(state) == match.state
+    if engine.is_over(state):
+        table = standings(engine.outcome(state), match.num_players)
+        for seat in match.seats.all():
+            got = (seat.result, seat.score, seat.rank, seat.awaited_since)
+            want = table[seat.index]
+            assert got == (want.result, want.score, want.rank, None)
+    return state

@@ -72,7 +72,7 @@ def choose_move(
 ) -> Move:
     """The move a bot of ``level`` makes in ``view`` (one of ``view["legal_moves"]``).
 
-    Bots never challenge and vote to accept (RULINGS.md: the engine already refuses anything
+    Bots never challenge and vote to accept (docs/rulings.md: the engine already refuses anything
     ungrammatical). Raises ``ValueError`` for an unknown level or a view with nothing to play.
     """
     return decide(game, level, view, seed=seed, budget=budget)[0]

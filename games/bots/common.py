@@ -44,7 +44,7 @@ def move_key(move: Move) -> Hashable:
 
 
 def playable_moves(legal: Sequence[Move]) -> list[Move]:
-    """The moves a bot considers, by the house rule for bots (RULINGS.md, Challenges): the
+    """The moves a bot considers, by the house rule for bots (docs/rulings.md, Challenges): the
     engine already refuses ungrammatical cards, so a bot never challenges and, asked to vote,
     accepts. Every level follows this, so even the random bot never disputes a card."""
     accept = [m for m in legal if m.get("type") == "vote" and m.get("accept") is True]

@@ -16,7 +16,7 @@ from typing import Any
 from .common import Move, View
 
 STORY = tuple(str(n) for n in range(1, 10))
-# The printed pack (RULINGS.md): four of each story card, the eight Penalty cards.
+# The printed pack (docs/rulings.md): four of each story card, the eight Penalty cards.
 PACK = Counter({**{c: 4 for c in STORY}, "P2": 1, "P3": 1, "P4": 1, "P5": 1, "P6": 1, "P7": 1})
 PACK["P8"] = 2
 PENALTY_TURNS = {"P2": 1, "P3": 1, "P4": 1, "P5": 1, "P6": 2, "P7": 2, "P8": 2}
@@ -82,7 +82,7 @@ def opponents_left_of(seat: int, n: int) -> list[int]:
 
 
 def penalty_victim(obs: Obs, card: str) -> int | None:
-    """The seat the engine would hit with ``card`` now (RULINGS.md: nearest qualifying seat to
+    """The seat the engine would hit with ``card`` now (docs/rulings.md: nearest qualifying seat to
     the left whose highest card bears the same number and who carries no unserved Penalty)."""
     k = int(card[1:])
     for other in opponents_left_of(obs.seat, obs.n):
@@ -346,7 +346,7 @@ def win_chances(progresses: Sequence[float]) -> list[float]:
 
 
 class FarawaySearch:
-    """The Faraway Tree as the strong bot's search sees it (see ``mcts.Knowledge``).
+    """The Faraway Tree as the strong bot's search sees it (see ``search.Knowledge``).
 
     The search runs only on states it dealt itself (``sample_state``), so reading their fields
     directly is reading its own guesses; ``obs_of_state`` does so because building a full view
@@ -358,12 +358,6 @@ class FarawaySearch:
 
     def ended(self, engine: Any, state: Any) -> bool:
         return engine.is_over(state)
-
-    def sampling_view(self, view: View) -> View:
-        # The Faraway engine's sample_state reads what the table saw from the view's own keys
-        # (discard_pile, known_cards); the log would only be copied into every sampled state
-        # and then into every view of the rollouts.
-        return {**view, "events": []}
 
     def rewards(self, engine: Any, state: Any) -> list[float]:
         n = self.num_players

@@ -217,7 +217,7 @@ POINT_SPAN = 100.0
 
 
 def round_points(tricks: int, out: bool, held: int) -> float:
-    """Points for the round if it ended now (RULINGS.md scoring)."""
+    """Points for the round if it ended now (docs/rulings.md scoring)."""
     return 20.0 * tricks + (20.0 if out else 0.0) - 5.0 * held
 
 
@@ -240,11 +240,6 @@ class GulliverSearch:
 
     def ended(self, engine: Any, state: Any) -> bool:
         return engine.is_over(state) or engine.round_over(state)
-
-    def sampling_view(self, view: View) -> View:
-        # sample_state reads the hands revealed and the tricks taken from their own keys; the
-        # log would only be copied into every sampled state.
-        return {**view, "events": []}
 
     def rewards(self, engine: Any, state: Any) -> list[float]:
         return shares(

@@ -47,11 +47,6 @@ class Knowledge(Protocol):
 
     def rollout_depth(self, num_players: int) -> int: ...
 
-    def sampling_view(self, view: View) -> View:
-        """The view handed to ``sample_state``: the same facts, minus what only slows a search
-        down (e.g. an event log that every sampled state would otherwise copy)."""
-        ...
-
     def policy(
         self, engine: Any, state: Any, seat: int, moves: Sequence[Move], rng: random.Random
     ) -> Move: ...
@@ -98,7 +93,6 @@ def search(
     started = time.perf_counter()
     deadline = started + budget.time_ms / 1000.0 if budget.time_ms is not None else None
     seat = view["seat"]
-    sampling_view = knowledge.sampling_view(view)
     depth = knowledge.rollout_depth(len(view["hand_counts"]))
     keys = [move_key(m) for m in moves]
     greedy_key = move_key(greedy)
@@ -113,7 +107,7 @@ def search(
         if deadline is not None and deals and time.perf_counter() >= deadline:
             break
         deals += 1
-        state = engine.sample_state(sampling_view, rng)
+        state = engine.sample_state(view, rng)
         future = rng.getrandbits(64)
         results = {}
         for i in alive:

@@ -1,8 +1,9 @@
 """What both rule engines share: the error type, seeded shuffles, hashing, event redaction.
 
-Nothing here (or anywhere under ``games/engines``) may import Django, Celery, a database
-driver, read a clock or use the global ``random`` module: engines are pure functions of
-their arguments, so a match replays exactly from its seed and move log.
+The contract every engine keeps is ``docs/engine-contract.md``; the rules themselves are
+``docs/rulings.md``. Nothing here (or anywhere under ``games/engines``) may import Django,
+Celery, a database driver, read a clock or use the global ``random`` module: engines are pure
+functions of their arguments, so a match replays exactly from its seed and move log.
 """
 
 from __future__ import annotations
@@ -47,11 +48,23 @@ def digest(data: JSON) -> str:
 
 # An event may carry ``"private": [field, ...]``: those fields are seen only by the event's own
 # seat (``event["seat"]``); everyone else gets ``None`` in their copy. The marker itself is kept
-# in ``events(state)`` (the server's full log) and dropped from every view.
+# in ``events(state)`` (what the server stores with the move) and dropped by redaction.
 PRIVATE = "private"
 
 
+def copy_json(value: JSON) -> JSON:
+    """A copy of a JSON-shaped value (dicts, lists, scalars) that shares nothing mutable with it;
+    much cheaper than ``copy.deepcopy`` for the small event dicts engines hand out."""
+    if isinstance(value, dict):
+        return {k: copy_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [copy_json(v) for v in value]
+    return value
+
+
 def redact_event(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """``event`` as ``seat`` (``None``: a spectator) may see it. May return ``event`` itself
+    when nothing in it is private; :meth:`Engine.redact` hands out copies."""
     hidden = event.get(PRIVATE)
     if not hidden:
         return event
@@ -82,9 +95,15 @@ def match_legal(legal: Sequence[Move], move: object, explain: str) -> Move:
 
 
 class Engine(ABC):
-    """The contract in ``shared/ENGINE_API.md``. Subclasses hold no per-match data."""
+    """The contract in ``docs/engine-contract.md``. Subclasses hold no per-match data.
+
+    A state carries only the events of the step (``new_game``, ``apply`` or ``next_round``)
+    that made it; the server keeps each step's events with its move, so neither ``dump`` nor a
+    view grows with the length of the match.
+    """
 
     name: str
+    title: str  # the game's display name
     min_players: int
     max_players: int
     rules_version: int
@@ -102,10 +121,17 @@ class Engine(ABC):
     def apply(self, state: Any, seat: int, move: Move) -> Any: ...
 
     @abstractmethod
+    def explain(self, state: Any, seat: int, move: object) -> str:
+        """Why ``seat`` may not make ``move`` now, in words for the player; "" when it may.
+        ``apply`` raises ``IllegalMove`` with exactly this message."""
+
+    @abstractmethod
     def view(self, state: Any, seat: int | None) -> dict[str, Any]: ...
 
     @abstractmethod
-    def events(self, state: Any) -> list[dict[str, Any]]: ...
+    def events(self, state: Any) -> list[dict[str, Any]]:
+        """A copy of the events of the step that made ``state``, unredacted (the ``private``
+        markers kept); ``[]`` for a state from ``load`` or ``sample_state``."""
 
     @abstractmethod
     def is_over(self, state: Any) -> bool: ...
@@ -118,6 +144,24 @@ class Engine(ABC):
 
     @abstractmethod
     def load(self, data: dict[str, Any]) -> Any: ...
+
+    @abstractmethod
+    def sample_state(self, view: dict[str, Any], rng: random.Random) -> Any:
+        """A full state consistent with everything ``view`` shows, the cards its seat cannot
+        see dealt at random by ``rng`` (a determinization, for the bots' search)."""
+
+    def round_over(self, state: Any) -> bool:
+        """True while the match waits for the server's seatless ``next_round`` step."""
+        return False
+
+    def next_round(self, state: Any) -> Any:
+        raise IllegalMove(f"{self.title} has no rounds.")
+
+    def redact(self, events: Sequence[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+        """``events`` as ``seat`` (``None``: a spectator) may see them: fresh copies, each
+        private field of another seat's event set to ``None`` and the markers dropped. The one
+        redaction function, for views and for stored history alike."""
+        return copy_json(redact_events(events, seat))
 
     def state_hash(self, state: Any) -> str:
         return digest(self.dump(state))

@@ -1,11 +1,11 @@
-"""The Faraway Tree card game, played exactly as shared/RULINGS.md rules it.
+"""The Faraway Tree card game, played exactly as docs/rulings.md rules it (the engine contract
+is docs/engine-contract.md).
 
 Speed matters here (bots search by self-play), so the state is a small ``__slots__`` object that
 is immutable by convention: ``apply`` makes a shallow copy and replaces only the fields a move
 changes, every field is a tuple or a scalar, and legal moves are computed once per state and
-cached on it. The event log is an append-only list shared by successive states; each state
-remembers how long its own log is, so an older state still sees only its own prefix and a
-branch off an older state copies that prefix before appending (purity holds).
+cached on it. A state holds only the events of the step that made it, in a fresh list, so no
+state's size grows with the match and a branch can never see a sibling's events.
 
 Events (``seat`` is the seat concerned, ``None`` for table events):
 - ``deal`` {dealer}; ``hand`` {seat, cards (private)} once per seat; ``turn_up`` {card}
@@ -21,12 +21,11 @@ Events (``seat`` is the seat concerned, ``None`` for table events):
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
 from typing import Any
 
-from .base import Engine, IllegalMove, Move, check_seat, redact_events, shuffled
+from .base import Engine, IllegalMove, Move, check_seat, copy_json, shuffled
 from .faraway_cards import (
     HAND_SIZE,
     PACK,
@@ -56,7 +55,10 @@ class FarawayState:
 
     ``pack`` and ``discards`` keep their top card at the END of the tuple (drawing is a slice);
     ``rows[s]`` is the highest story card seat ``s`` has laid (0 for none), since a row is
-    always 1..highest; ``pens[s]`` is ``None`` or ``(card, turns_left)``.
+    always 1..highest; ``pens[s]`` is ``None`` or ``(card, turns_left)``. ``known[s]`` (sorted)
+    is what the whole table knows seat ``s`` holds: the cards it took from the discards in view
+    of all and has not laid since. A lower bound: a laid card that could be a known one is taken
+    to be one. ``events`` belong to the step that made this state.
     """
 
     __slots__ = (
@@ -65,10 +67,10 @@ class FarawayState:
         "aside",
         "dealer",
         "discards",
+        "events",
         "hands",
-        "log",
+        "known",
         "n",
-        "nlog",
         "pack",
         "pen_done",
         "pens",
@@ -100,19 +102,15 @@ class FarawayState:
         new.turns = self.turns
         new.reshuffles = self.reshuffles
         new.winner = self.winner
-        new.log = self.log
-        new.nlog = self.nlog
+        new.known = self.known
+        new.events = []
         new._legal = None
         new._acts = None
         return new
 
     def emit(self, event: dict[str, Any]) -> None:
-        """Append to this (fresh, not yet returned) state's log without touching older states."""
-        log = self.log
-        if len(log) != self.nlog:
-            log = self.log = log[: self.nlog]
-        log.append(event)
-        self.nlog += 1
+        """Record an event of the step making this (fresh, not yet returned) state."""
+        self.events.append(event)
 
     def __repr__(self) -> str:
         return (
@@ -165,30 +163,27 @@ def _draw_choices(hand_empty: bool, npack: int, ndisc: int) -> tuple[list[Move],
     return moves, acts
 
 
-def _known_cards(state: FarawayState) -> list[list[str]]:
-    """Per seat, the cards everyone knows it holds: taken from the discards in view of the
-    table and not laid since. A lower bound: a laid card that could be a known one is taken to
-    be one."""
-    known: list[Counter] = [Counter() for _ in range(state.n)]
-    for event in state.log[: state.nlog]:
-        kind = event["type"]
-        seat = event.get("seat")
-        if kind == "draw" and event["source"] == "discard":
-            known[seat].update(event["cards"])
-        elif kind in ("play", "penalty", "discard") and known[seat][event["card"]] > 0:
-            known[seat][event["card"]] -= 1
-    return [sorted(k.elements()) for k in known]
-
-
-def _victim(state: FarawayState, number: int) -> int | None:
-    """The nearest opponent to the attacker's left whose highest story card is ``number`` and
+def _victim(state: FarawayState, number: int, attacker: int) -> int | None:
+    """The nearest opponent to ``attacker``'s left whose highest story card is ``number`` and
     who carries no unserved Penalty (so a P8 can never land on a P8)."""
-    n, t, rows, pens = state.n, state.turn, state.rows, state.pens
+    n, rows, pens = state.n, state.rows, state.pens
     for k in range(1, n):
-        v = (t + k) % n
+        v = (attacker + k) % n
         if rows[v] == number and pens[v] is None:
             return v
     return None
+
+
+def _penalty_victims(state: FarawayState, seat: int) -> dict[str, int]:
+    """Each distinct Penalty card in ``seat``'s hand that would hit someone now, with its victim,
+    as if it were ``seat``'s turn (``_victim``, the rule ``apply`` follows)."""
+    victims: dict[str, int] = {}
+    for card in state.hands[seat]:
+        if card[0] == "P" and card not in victims:
+            v = _victim(state, _PENALTY_NUMBER[card], seat)
+            if v is not None:
+                victims[card] = v
+    return victims
 
 
 def _compute_legal(state: FarawayState) -> None:
@@ -215,7 +210,7 @@ def _compute_legal(state: FarawayState) -> None:
         for card in hand:
             if card[0] == "P" and card != last:
                 last = card
-                v = _victim(state, _PENALTY_NUMBER[card])
+                v = _victim(state, _PENALTY_NUMBER[card], t)
                 if v is not None:
                     moves.append({"type": "penalty", "card": card})
                     acts.append((_A_PEN, card, v))
@@ -304,6 +299,7 @@ def _end_turn(state: FarawayState) -> None:
 
 class FarawayEngine(Engine):
     name = "faraway"
+    title = "The Faraway Tree"
     min_players = 2
     max_players = 4
     rules_version = 1
@@ -363,8 +359,8 @@ class FarawayEngine(Engine):
         state.turns = 0
         state.reshuffles = 0
         state.winner = None
-        state.log = []
-        state.nlog = 0
+        state.known = ((),) * n
+        state.events = []
         state._legal = None
         state._acts = None
         state.emit({"type": "deal", "seat": None, "dealer": dealer})
@@ -401,14 +397,14 @@ class FarawayEngine(Engine):
         }
 
     def events(self, state: FarawayState) -> list[dict[str, Any]]:
-        return copy.deepcopy(state.log[: state.nlog])
+        return copy_json(state.events)
 
     # -- moving -----------------------------------------------------------------------------
 
     def apply(self, state: FarawayState, seat: int, move: Move) -> FarawayState:
         # ``type`` check: True == 1, but a bool seat would end up in the log and the hash
         if seat != state.turn or type(seat) is not int or state.phase == OVER:
-            raise IllegalMove(self._explain(state, seat, move))
+            raise IllegalMove(self.explain(state, seat, move))
         legal = state._legal
         if legal is None:
             _compute_legal(state)
@@ -416,7 +412,7 @@ class FarawayEngine(Engine):
         try:
             i = legal.index(move)
         except ValueError:
-            raise IllegalMove(self._explain(state, seat, move)) from None
+            raise IllegalMove(self.explain(state, seat, move)) from None
         act = state._acts[i]
         new = state.clone()
         kind = act[0]
@@ -450,6 +446,7 @@ class FarawayEngine(Engine):
                 drop = {top - p for p in positions}
                 new.discards = tuple(c for j, c in enumerate(disc) if j not in drop)
             new.hands = _replace(state.hands, t, _add(state.hands[t], cards))
+            new.known = _replace(state.known, t, _add(state.known[t], cards))
             new.phase = PLAY
             new.emit(
                 {
@@ -466,6 +463,9 @@ class FarawayEngine(Engine):
             new.hands = _replace(state.hands, t, hand)
             number = state.rows[t] + 1
             new.rows = _replace(state.rows, t, number)
+            known = state.known[t]
+            if known and card in known:  # the table knew of one: it knows one fewer now
+                new.known = _replace(state.known, t, _remove(known, card))
             new.story_done = True
             new.emit({"type": "play", "seat": t, "card": card})
             if number == WINNING_NUMBER:
@@ -482,6 +482,9 @@ class FarawayEngine(Engine):
             new.hands = _replace(state.hands, t, hand)
             turns = _PENALTY_TURNS[card]
             new.pens = _replace(state.pens, victim, (card, turns))
+            known = state.known[t]
+            if known and card in known:
+                new.known = _replace(state.known, t, _remove(known, card))
             new.pen_done = True
             new.emit(
                 {
@@ -499,15 +502,24 @@ class FarawayEngine(Engine):
             card = act[1]
             new.hands = _replace(state.hands, t, _remove(state.hands[t], card))
             new.discards = (*state.discards, card)
+            known = state.known[t]
+            if known and card in known:
+                new.known = _replace(state.known, t, _remove(known, card))
             new.emit({"type": "discard", "seat": t, "card": card})
             _end_turn(new)
         return new
 
-    def _explain(self, state: FarawayState, seat: object, move: object) -> str:
-        """Why ``move`` is not legal, in words for the player (only called on failure)."""
+    def explain(self, state: FarawayState, seat: int, move: object) -> str:
+        """Why ``seat`` may not make ``move`` now, in words for the player; "" when it may."""
         if state.phase == OVER:
             return "The game is over."
-        check_seat(state.n, seat)
+        if type(seat) is not int or not 0 <= seat < state.n:
+            return f"There is no seat {seat!r} at this table."
+        if seat == state.turn:
+            if state._legal is None:
+                _compute_legal(state)
+            if move in state._legal:
+                return ""
         if seat != state.turn:
             return f"It is not your turn: seat {state.turn} is to move."
         if not isinstance(move, dict):
@@ -581,11 +593,12 @@ class FarawayEngine(Engine):
             # Every card in the pile went there face up and only public draws took any away, so
             # the whole pile is public (a player who watched could list it); top first.
             "discard_pile": list(reversed(disc)),
-            "known_cards": _known_cards(state),
+            "known_cards": [list(k) for k in state.known],
             "pack_count": len(state.pack),
             "penalties": [
                 None if p is None else {"card": p[0], "turns_left": p[1]} for p in state.pens
             ],
+            "penalty_victims": {} if seat is None or over else _penalty_victims(state, seat),
             "aside": list(state.aside),
             "turn": None if over else state.turn,
             "phase": PHASE_NAMES[state.phase],
@@ -594,8 +607,8 @@ class FarawayEngine(Engine):
             "turns_played": state.turns,
             "reshuffles": state.reshuffles,
             "awaiting": self.awaiting(state),
-            "legal_moves": [] if seat is None else copy.deepcopy(self.legal_moves(state, seat)),
-            "events": copy.deepcopy(redact_events(state.log[: state.nlog], seat)),
+            "legal_moves": [] if seat is None else self.legal_moves(state, seat),
+            "events": self.redact(state.events, seat),
             "over": over,
             "outcome": self.outcome(state) if over else None,
         }
@@ -627,7 +640,7 @@ class FarawayEngine(Engine):
             "turns_played": state.turns,
             "reshuffles": state.reshuffles,
             "winner": state.winner,
-            "events": copy.deepcopy(state.log[: state.nlog]),
+            "known_cards": [list(k) for k in state.known],
         }
 
     def load(self, data: dict[str, Any]) -> FarawayState:
@@ -658,15 +671,20 @@ class FarawayEngine(Engine):
             state.turns = int(data["turns_played"])
             state.reshuffles = int(data["reshuffles"])
             state.winner = data["winner"]
-            state.log = copy.deepcopy(list(data["events"]))
-            state.nlog = len(state.log)
+            # Optional, so a position written by hand may leave it out: nothing known is the
+            # lower bound it always is. An ``"events"`` key (older dumps had one) is ignored.
+            known = data.get("known_cards")
+            state.known = (
+                ((),) * state.n if known is None else tuple(tuple(sorted(k)) for k in known)
+            )
+            state.events = []
             state._legal = None
             state._acts = None
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"Malformed Faraway Tree state: {exc}") from exc
         n = state.n
         if not (
-            len(state.hands) == len(state.rows) == len(state.pens) == n
+            len(state.hands) == len(state.rows) == len(state.pens) == len(state.known) == n
             and all(0 <= h <= WINNING_NUMBER for h in state.rows)
             and type(state.turn) is int
             and 0 <= state.turn < n
@@ -676,6 +694,8 @@ class FarawayEngine(Engine):
             raise ValueError("Malformed Faraway Tree state: seats, rows or turn out of range.")
         if Counter(self._all_cards(state)) != _PACK_COUNTS:
             raise ValueError("Malformed Faraway Tree state: the cards do not make up the pack.")
+        if any(Counter(k) - Counter(h) for k, h in zip(state.known, state.hands, strict=True)):
+            raise ValueError("Malformed Faraway Tree state: a known card is not in its hand.")
         return state
 
     @staticmethod
@@ -750,8 +770,8 @@ class FarawayEngine(Engine):
         outcome = view.get("outcome") or {}
         winners = outcome.get("winners") or []
         state.winner = winners[0] if winners else None
-        state.log = copy.deepcopy(view["events"])
-        state.nlog = len(state.log)
+        state.known = tuple(tuple(k) for k in view["known_cards"])
+        state.events = []
         state._legal = None
         state._acts = None
         return state

@@ -1,8 +1,8 @@
 """The Faraway Tree pack as data: every name, flavour line and penalty length lives here.
 
-Codes follow RULINGS.md: story cards are ``"1"``..``"9"``, penalties ``"P2"``..``"P8"`` (two P8s).
-The engine reads only this module for card facts, so a reprint with different penalty lengths
-is a change of data, not of code.
+Codes follow docs/rulings.md: story cards are ``"1"``..``"9"``, penalties ``"P2"``..``"P8"``
+(two P8s). The engine reads only this module for card facts, so a reprint with different
+penalty lengths is a change of data, not of code.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ PENALTY_CARDS: tuple[PenaltyCard, ...] = (
 COPIES_OF_EACH_STORY_CARD = 4
 HAND_SIZE = 6
 WINNING_NUMBER = 9
-TURN_CAP = 2000  # played turns before a match is called a draw (RULINGS.md safety net)
+TURN_CAP = 2000  # played turns before a match is called a draw (docs/rulings.md safety net)
 
 STORY_BY_CODE: dict[str, StoryCard] = {c.code: c for c in STORY_CARDS}
 PENALTY_BY_CODE: dict[str, PenaltyCard] = {c.code: c for c in PENALTY_CARDS}

@@ -1,23 +1,21 @@
-"""Gulliver's Travels: the rule engine (see shared/ENGINE_API.md and RULINGS.md).
+"""Gulliver's Travels: the rule engine (see docs/engine-contract.md and docs/rulings.md).
 
 Speed matters (the strong bot spends its thinking time here), so a state is a ``__slots__``
 object treated as immutable: ``apply`` makes a shallow copy and replaces only the fields a
 move changes, all of them tuples or scalars. The sentence is carried as the id of a
 precompiled grammar automaton state (see ``gulliver_words``), together with the state of
-"an adjective + the sentence" so a prepend is checked by one lookup. The event log is one list
-shared by a state and its successors: a state owns its first ``nev`` entries, and a successor
-appends in place only when nobody has appended past that point yet.
+"an adjective + the sentence" so a prepend is checked by one lookup. A state holds only the
+events of the step that made it, in a fresh list, so its size never grows with the match.
 """
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Sequence
 from typing import Any
 
 from . import gulliver_words as W
-from .base import PRIVATE, Engine, IllegalMove, check_seat, redact_events, shuffled
+from .base import PRIVATE, Engine, IllegalMove, check_seat, copy_json, shuffled
 
 HAND_SIZE = 4
 DEFAULT_TARGET = 250
@@ -49,13 +47,12 @@ class GulliverState:
         "dealer",
         "dfa",
         "draw",
-        "ev",
+        "events",
         "hands",
         "last",
         "legal",
         "minus",
         "n",
-        "nev",
         "out",
         "over",
         "passes",
@@ -105,8 +102,7 @@ class GulliverState:
     challenge: tuple | None  # (owner, card, kind, challenger, votes)
     last: tuple | None  # the card that may still be challenged: (owner, card, kind)
     revealed: tuple[tuple[str, ...], ...]  # cards publicly known to be in a hand
-    ev: list[dict[str, Any]]
-    nev: int
+    events: list[dict[str, Any]]  # those of the step that made this state
     legal: tuple[dict[str, Any], ...] | None  # the turn seat's moves, computed on demand
 
 
@@ -140,19 +136,14 @@ def _copy(s: GulliverState) -> GulliverState:
     t.challenge = s.challenge
     t.last = s.last
     t.revealed = s.revealed
-    t.ev = s.ev
-    t.nev = s.nev
+    t.events = []
     t.legal = None
     return t
 
 
 def _log(t: GulliverState, event: dict[str, Any]) -> None:
-    ev = t.ev
-    if len(ev) != t.nev:  # a sibling state already wrote past our end: branch off
-        ev = ev[: t.nev]
-        t.ev = ev
-    ev.append(event)
-    t.nev += 1
+    """Record an event of the step making ``t`` (a fresh state nobody else holds yet)."""
+    t.events.append(event)
 
 
 def _next_holder(hands: tuple[tuple[str, ...], ...], seat: int) -> int | None:
@@ -228,14 +219,14 @@ def _public_state(src: dict[str, Any], *, last: dict[str, Any] | None) -> Gulliv
     )
     s.last = None if last is None else (last["seat"], last["card"], last["kind"])
     s.revealed = tuple(tuple(r) for r in src["revealed"])
-    s.ev = json.loads(json.dumps(src["events"]))
-    s.nev = len(s.ev)
+    s.events = []
     s.legal = None
     return s
 
 
 class GulliverEngine(Engine):
     name = "gulliver"
+    title = "Gulliver's Travels"
     min_players = 2
     max_players = 8
     rules_version = 1
@@ -291,8 +282,7 @@ class GulliverEngine(Engine):
         s.over = False
         s.winners = ()
         s.draw = False
-        s.ev = []
-        s.nev = 0
+        s.events = []
         self._deal(s, order)
         return s
 
@@ -370,7 +360,7 @@ class GulliverEngine(Engine):
         }
 
     def events(self, state: GulliverState) -> list[dict[str, Any]]:
-        return state.ev[: state.nev]
+        return copy_json(state.events)
 
     def _turn_moves(self, s: GulliverState) -> tuple[dict[str, Any], ...]:
         seat = s.turn
@@ -692,7 +682,7 @@ class GulliverEngine(Engine):
             "hand_counts": [len(h) for h in s.hands],
             "awaiting": self.awaiting(s),
             "legal_moves": self.legal_moves(s, seat) if seat is not None else [],
-            "events": redact_events(s.ev[: s.nev], seat),
+            "events": self.redact(s.events, seat),
             "over": s.over,
             "outcome": self.outcome(s) if s.over else None,
             "sentence": list(s.sentence),
@@ -756,8 +746,6 @@ class GulliverEngine(Engine):
             "challenge": _challenge_dict(s.challenge),
             "last": _last_dict(s.last),
             "revealed": [list(r) for r in s.revealed],
-            # A JSON round trip, so nobody holding the dump can reach into the live log.
-            "events": json.loads(json.dumps(s.ev[: s.nev])),
         }
 
     def load(self, data: dict[str, Any]) -> GulliverState:

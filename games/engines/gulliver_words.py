@@ -1,6 +1,6 @@
 """Gulliver's Travels as data: the 44 word cards, the sentence grammar, and the referee.
 
-The grammar below is the one in RULINGS.md, written in the same notation. It is regular (no
+The grammar below is the one in docs/rulings.md, written in the same notation. It is regular (no
 rule refers to itself), so at import time it is expanded into a nondeterministic automaton over
 word classes and then determinised: each automaton state is one id, and the engine carries a
 sentence as that id. A card may be played when its class leads to a state from which the

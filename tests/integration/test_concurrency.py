@@ -1,4 +1,9 @@
-"""Two identical move requests at the same instant play once (PostgreSQL row locks)."""
+"""Requests racing each other: the same move twice, the last seat twice, moves and joins at once.
+
+These run on whichever database the suite runs on: PostgreSQL (row locks) in CI, and the SQLite
+file of the embedded default (IMMEDIATE transactions, WAL, a busy timeout) in ``make test`` and
+in CI's SQLite pass. A race may refuse a request (409) but never fails one (500).
+"""
 
 from __future__ import annotations
 
@@ -13,7 +18,6 @@ from games.models import Match, Move
 from tests import factories
 
 
-@pytest.mark.services("postgres")
 @pytest.mark.django_db(transaction=True)
 def test_the_same_move_posted_twice_at_once_is_played_once():
     ann, bea = factories.user_make("ann"), factories.user_make("bea")
@@ -50,7 +54,6 @@ def test_the_same_move_posted_twice_at_once_is_played_once():
     assert fresh.state["hands"][seat] != match.state["hands"][seat]
 
 
-@pytest.mark.services("postgres")
 @pytest.mark.django_db(transaction=True)
 def test_two_people_taking_the_last_seat_at_once_get_one_seat_each_at_most():
     ann = factories.user_make("ann")
@@ -58,12 +61,14 @@ def test_two_people_taking_the_last_seat_at_once_get_one_seat_each_at_most():
     match = factories.match_make(game="faraway", players=[ann], seats=2)
     barrier = threading.Barrier(2)
 
+    statuses: list[int] = []
+
     def join(user) -> None:
         try:
             client = Client()
             client.force_login(user)
             barrier.wait(timeout=10)
-            client.post(f"/matches/{match.pk}/join/")
+            statuses.append(client.post(f"/matches/{match.pk}/join/").status_code)
         finally:
             connection.close()
 
@@ -76,3 +81,58 @@ def test_two_people_taking_the_last_seat_at_once_get_one_seat_each_at_most():
     assert fresh.seats.count() == 2
     assert fresh.status == Match.Status.ACTIVE
     assert fresh.version == match.version + 2  # one seat taken, one start
+    assert statuses == [302, 302]  # both land on the table; one with "every seat is taken"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_moves_and_joins_racing_on_many_tables_get_only_200_302_or_409():
+    """Six people on three tables post the same move twice each while two others race for the
+    last seat of a fourth: every answer is a success or a readable refusal, never a 500."""
+    people = [factories.user_make(f"p{i}") for i in range(6)]
+    matches = [
+        factories.match_make(game="faraway", players=people[i : i + 2], seed=10 + i)
+        for i in (0, 2, 4)
+    ]
+    waiting = factories.match_make(game="gulliver", players=[people[0]], seats=2)
+    joiners = [factories.user_make("jo"), factories.user_make("kit")]
+    jobs: list[tuple] = []
+    for match in matches:
+        seat = match.awaiting[0]
+        user = people[matches.index(match) * 2 + seat]
+        jobs += [("move", user, match)] * 2
+    jobs += [("join", user, waiting) for user in joiners]
+    barrier = threading.Barrier(len(jobs))
+    statuses: list[int] = []
+
+    def run(kind: str, user, match: Match) -> None:
+        try:
+            client = Client()
+            client.force_login(user)
+            barrier.wait(timeout=10)
+            if kind == "join":
+                response = client.post(f"/matches/{match.pk}/join/")
+            else:
+                response = client.post(
+                    f"/matches/{match.pk}/move/",
+                    {
+                        "move": json.dumps({"type": "draw", "source": "pack"}),
+                        "version": match.version,
+                    },
+                    headers={"HX-Request": "true"},
+                )
+            statuses.append(response.status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=job) for job in jobs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert len(statuses) == len(jobs)
+    assert set(statuses) <= {200, 302, 409}, statuses
+    assert statuses.count(200) == 3 and statuses.count(409) == 3  # each move played once
+    for match in matches:
+        assert Move.objects.filter(match=match).count() == 1
+        factories.assert_replays(match)
+    assert Match.objects.get(pk=waiting.pk).seats.count() == 2

@@ -60,21 +60,6 @@ def _play_to_the_end(
     raise AssertionError("the match did not end")
 
 
-def _assert_replays(match: Match) -> None:
-    engine = get_engine(match.game)
-    state = engine.new_game(match.num_players, match.seed, match.options)
-    for entry in Move.objects.filter(match=match).order_by("ply"):
-        if entry.seat is None:
-            assert entry.payload == {"type": "next_round"}
-            state = engine.next_round(state)
-        else:
-            state = engine.apply(state, entry.seat, entry.payload)
-        assert engine.state_hash(state) == entry.state_hash
-    assert engine.is_over(state)
-    assert engine.state_hash(state) == match.final_state_hash
-    assert match.finished_at is not None and match.awaiting == []
-
-
 def _assert_final_table(match: Match, client) -> None:
     poll = client.get(f"/matches/{match.pk}/table/?version={match.version - 1}", headers=HTMX)
     assert poll.status_code == 286
@@ -92,7 +77,7 @@ def test_a_faraway_match_plays_to_the_end(ann, bea, cal, ann_client, bea_client,
     clients = [ann_client, bea_client, cal_client]
     _play_to_the_end(match, clients, random.Random(1), prefer=("play", "penalty"))
     match.refresh_from_db()
-    _assert_replays(match)
+    factories.assert_replays(match)
     _assert_final_table(match, ann_client)
     outcome = get_engine("faraway").outcome(get_engine("faraway").load(match.state))
     winner = ["ann", "bea", "cal"][outcome["winners"][0]]
@@ -122,7 +107,7 @@ def test_a_gulliver_match_with_challenges_plays_to_a_low_target(
     rounds = Move.objects.filter(match=match, seat=None)
     assert rounds.count() >= 1, "the target should take more than one round"
     assert {m.payload["type"] for m in Move.objects.filter(match=match)} >= {"challenge", "vote"}
-    _assert_replays(match)
+    factories.assert_replays(match)
     _assert_final_table(match, bea_client)
     page = bea_client.get(f"/matches/{match.pk}/").content.decode()
     assert "The match is over:" in page

@@ -40,7 +40,7 @@ def test_a_move_from_the_page_is_played_and_logged(match, clients):
     assert match.version == before + 1
     move = Move.objects.get(match=match)
     assert (move.ply, move.seat, move.payload) == (1, seat, offered[0])
-    assert len(move.state_hash) == 64
+    assert len(move.chain_hash) == 64
 
 
 def test_without_htmx_a_move_redirects_to_the_table(match, clients):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engines import get_engine
+from games.engines import get_engine, replay
 from games.models import Match, Move
 from games.services import MoveRejected, Rejected, match_create, move_submit
 from tests import factories
@@ -55,7 +55,18 @@ def test_move_submit_returns_the_match_at_its_new_version(ann, bea):
     )
     assert returned is match and match.version == version + 1
     engine = get_engine("faraway")
-    assert engine.state_hash(engine.load(match.state)) == Move.objects.get().state_hash
+    state = engine.load(match.state)
+    entry = Move.objects.get()
+    assert (
+        entry.chain_hash
+        == match.head_hash
+        == replay.chain_hash(
+            replay.start_hash(engine, 2, match.seed, match.options),
+            seat.index,
+            {"type": "draw", "source": "pack"},
+            engine.state_hash(state),
+        )
+    )
     # The same call again is stale: the version moved on.
     with pytest.raises(MoveRejected) as stale:
         move_submit(

@@ -1,4 +1,4 @@
-"""The production mode passes Django's deployment checklist."""
+"""Settings as a deployment sees them: the production checklist, the SQLite options."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -46,3 +48,44 @@ def test_production_refuses_to_start_without_a_secret_key(tmp_path):
     )
     assert result.returncode != 0
     assert "SECRET_KEY must be set" in result.stderr
+
+
+def _connection_facts(tmp_path: Path, **extra: str) -> list[str]:
+    """What a fresh process's default connection reports: vendor, journal mode, busy timeout
+    and transaction mode (``-`` where the vendor has no such thing)."""
+    env = {**os.environ, "PARLOUR_DATA_DIR": str(tmp_path), **extra}
+    for name in ("DATABASE_URL", "DJANGO_SETTINGS_MODULE"):
+        if name not in extra:
+            env.pop(name, None)
+    script = (
+        "import django, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings');"
+        "django.setup(); from django.db import connection as c; c.ensure_connection();"
+        "cur = c.cursor();"
+        "sqlite = c.vendor == 'sqlite';"
+        "print(c.vendor);"
+        "print(cur.execute('PRAGMA journal_mode').fetchone()[0] if sqlite else '-');"
+        "print(cur.execute('PRAGMA busy_timeout').fetchone()[0] if sqlite else '-');"
+        "print(c.transaction_mode if sqlite else '-')"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.split()
+
+
+def test_the_embedded_sqlite_holds_a_writer_beside_another(tmp_path):
+    # WAL lets the web process read while the worker writes; a writer waits up to 20 s for the
+    # lock, which IMMEDIATE transactions take at BEGIN.
+    assert _connection_facts(tmp_path) == ["sqlite", "wal", "20000", "IMMEDIATE"]
+
+
+@pytest.mark.services("postgres")
+def test_postgresql_gets_none_of_the_sqlite_options(tmp_path):
+    url = os.environ["DATABASE_URL"]
+    assert _connection_facts(tmp_path, DATABASE_URL=url) == ["postgresql", "-", "-", "-"]

@@ -160,7 +160,7 @@ def test_the_table_shows_gulliver_facts(ann, bea, ann_client):
 
 
 def test_rules_pages_escape_html_and_unknown_games_are_404(client):
-    from games.rules import render_markdown_text
+    from games.pages import render_markdown_text
 
     html = render_markdown_text(
         "# T\n\n<script>x()</script> [a](javascript:x()) [b](https://e.org)"

@@ -222,12 +222,6 @@ def test_a_bots_only_gulliver_match_runs_to_its_target_through_round_end_tasks(a
     assert deals.count() == 4  # five rounds: the same deal and bots as in test_bots.py
     assert len(worker["games.round_next"]) >= deals.count()
     engine = get_engine("gulliver")
-    state = engine.new_game(match.num_players, match.seed, match.options)
-    for entry in Move.objects.filter(match=match).order_by("ply"):
-        if entry.seat is None:
-            state = engine.next_round(state)
-        else:
-            state = engine.apply(state, entry.seat, entry.payload)
-    assert engine.state_hash(state) == match.final_state_hash
+    state = factories.assert_replays(match)
     outcome = engine.outcome(state)
     assert max(outcome["scores"]) >= 60

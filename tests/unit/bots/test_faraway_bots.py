@@ -57,7 +57,6 @@ def load_position(
             "turns_played": 20,
             "reshuffles": 0,
             "winner": None,
-            "events": [],
         }
     )
 
@@ -82,7 +81,8 @@ def test_choice_ignores_cards_the_seat_cannot_see(num_players):
     for state, seat in positions("faraway", num_players, 90 + num_players, every=11):
         other = twin("faraway", state, seat, seed=compared)
         view = ENG.view(state, seat)
-        assert ENG.view(other, seat) == view
+        # the twin comes from load, made by no step: the same view but for this step's events
+        assert ENG.view(other, seat) == {**view, "events": []}
         if ENG.dump(other)["hands"] == ENG.dump(state)["hands"]:
             continue  # nothing hidden differed here (e.g. an opponent's empty hand)
         compared += 1

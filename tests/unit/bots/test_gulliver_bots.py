@@ -54,7 +54,6 @@ def load_position(
         "challenge": None,
         "last": None,
         "revealed": [[] for _ in range(n)],
-        "events": [],
     }
     data.update(fields)
     return ENG.load(data)
@@ -86,7 +85,8 @@ def test_choice_ignores_cards_the_seat_cannot_see(num_players):
     for state, seat in positions("gulliver", num_players, 70 + num_players, every=4):
         other = twin("gulliver", state, seat, seed=compared)
         view = ENG.view(state, seat)
-        assert ENG.view(other, seat) == view
+        # the twin comes from load, made by no step: the same view but for this step's events
+        assert ENG.view(other, seat) == {**view, "events": []}
         if ENG.dump(other)["hands"] == ENG.dump(state)["hands"]:
             continue
         compared += 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 
@@ -9,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engines import get_engine
+from games.engines.base import PRIVATE
 from games.engines.faraway_cards import PACK
 
 ENG = get_engine("faraway")
@@ -98,7 +100,8 @@ def test_apply_never_mutates_its_input_even_when_branching(game, pick):
             assert ENG.dump(branch) == ENG.dump(ENG.apply(ENG.load(before), seat, other))
         assert ENG.dump(state) == before
         assert ENG.dump(ENG.apply(state, seat, move)) == ENG.dump(states[i + 1])
-    assert ENG.events(final) == ENG.dump(final)["events"]
+        assert ENG.events(ENG.apply(state, seat, move)) == ENG.events(states[i + 1])
+    assert "events" not in ENG.dump(final)
 
 
 @BOUNDED
@@ -125,15 +128,17 @@ def test_dump_load_round_trips_and_replay_reproduces_the_hash(game, pick):
 
 def permute_hidden(dump: dict, seat: int, rng: random.Random) -> dict:
     """The same position with every card ``seat`` cannot see dealt again at random. The whole
-    discard pile is public (every card in it was laid face up), so it stays as it is."""
+    discard pile is public (every card in it was laid face up), and so are the cards a seat is
+    known to hold (taken from it in view of all): both stay where they are."""
     out = {**dump, "hands": [list(h) for h in dump["hands"]]}
     others = [s for s in range(dump["num_players"]) if s != seat]
-    hidden = [c for s in others for c in out["hands"][s]] + out["pack"]
+    unseen = {s: Counter(out["hands"][s]) - Counter(dump["known_cards"][s]) for s in others}
+    hidden = [c for s in others for c in unseen[s].elements()] + out["pack"]
     rng.shuffle(hidden)
     pos = 0
     for s in others:
-        k = len(out["hands"][s])
-        out["hands"][s] = hidden[pos : pos + k]
+        k = sum(unseen[s].values())
+        out["hands"][s] = list(dump["known_cards"][s]) + hidden[pos : pos + k]
         pos += k
     out["pack"] = hidden[pos:]
     out["seed"] = rng.getrandbits(40)
@@ -156,7 +161,143 @@ def test_a_view_does_not_change_with_cards_that_seat_cannot_see(game, pick):
             other = ENG.load(permute_hidden(ENG.dump(state), hidden_from, rng))
             if seat is None:
                 other = ENG.load(permute_hidden(ENG.dump(other), (hidden_from + 1) % n, rng))
-            assert ENG.view(other, seat) == ENG.view(state, seat)
+            # A loaded state was made by no step, so it has no events: compare the rest, and
+            # check the step's events hide every private field of another seat's event.
+            assert without_events(ENG.view(other, seat)) == without_events(ENG.view(state, seat))
+            assert ENG.view(other, seat)["events"] == []
+            shown = ENG.view(state, seat)["events"]
+            for full, seen in zip(ENG.events(state), shown, strict=True):
+                assert PRIVATE not in seen
+                for field in full.get(PRIVATE, ()):
+                    assert seen[field] == (full[field] if full["seat"] == seat else None)
+
+
+@BOUNDED
+@given(games, st.integers(min_value=0, max_value=2**32))
+def test_known_cards_survive_dump_and_load_and_stay_in_their_hands(game, pick):
+    n, seed, dealer = game
+    _, _, states = play_out(n, seed, dealer, pick)
+    for state in states[::5]:
+        view = ENG.view(state, None)
+        again = ENG.load(json.loads(json.dumps(ENG.dump(state))))
+        assert ENG.view(again, None)["known_cards"] == view["known_cards"]
+        for known, hand in zip(view["known_cards"], ENG.dump(state)["hands"], strict=True):
+            assert known == sorted(known) and not Counter(known) - Counter(hand)
+
+
+def known_from_story(events: list[dict], n: int) -> list[list[str]]:
+    """The table's knowledge by its definition, read off a whole game's events."""
+    known = [Counter() for _ in range(n)]
+    for event in events:
+        seat = event["seat"]
+        if event["type"] == "draw" and event["source"] == "discard":
+            known[seat].update(event["cards"])
+        elif event["type"] in ("play", "penalty", "discard") and known[seat][event["card"]]:
+            known[seat][event["card"]] -= 1
+    return [sorted(k.elements()) for k in known]
+
+
+@BOUNDED
+@given(games, st.integers(min_value=0, max_value=2**32))
+def test_the_steps_events_tell_the_whole_story_once(game, pick):
+    """Each step's events are that step's alone, and strung together they tell the whole game:
+    hands, rows, the discard pile, the pack count and the known cards rebuilt from them alone
+    match the final position, and every move shows up as exactly one event of its own."""
+    n, seed, dealer = game
+    final, log, states = play_out(n, seed, dealer, pick)
+    story = ENG.events(states[0])
+    assert [e["type"] for e in story] == ["deal", *["hand"] * n, "turn_up"]
+    for (seat, move), after in zip(log, states[1:], strict=True):
+        step = ENG.events(after)
+        own = [e for e in step if e["type"] == move["type"]]
+        assert len(own) == 1 and own[0]["seat"] == seat
+        story.extend(step)
+    hands = [Counter() for _ in range(n)]
+    rows = [0] * n
+    pile: list[str] = []  # top last
+    pack = 44 - 6 * n - 1
+    for event in story:
+        kind, seat = event["type"], event["seat"]
+        if kind == "hand":
+            hands[seat].update(event["cards"])
+        elif kind == "turn_up":
+            pile.append(event["card"])
+        elif kind == "draw":
+            hands[seat].update(event["cards"])
+            if event["source"] == "pack":
+                pack -= event["count"]
+            else:
+                taken = {len(pile) - 1 - p for p in event["positions"]}
+                assert [pile[i] for i in sorted(taken, reverse=True)] == event["cards"]
+                pile = [c for i, c in enumerate(pile) if i not in taken]
+        elif kind in ("play", "penalty", "discard"):
+            hands[seat][event["card"]] -= 1
+            rows[seat] += kind == "play"
+            if kind == "discard":
+                pile.append(event["card"])
+        elif kind == "reshuffle":
+            assert event["count"] == len(pile)
+            pack, pile = event["count"] - 1, [event["up"]]
+    dump = ENG.dump(final)
+    assert [sorted(h.elements()) for h in hands] == [sorted(h) for h in dump["hands"]]
+    assert rows == dump["rows"]
+    assert pile[::-1] == dump["discards"] and pack == len(dump["pack"])
+    assert known_from_story(story, n) == ENG.view(final, None)["known_cards"]
+    moves_by_type = Counter(move["type"] for _, move in log)
+    events_by_type = Counter(e["type"] for e in story)
+    assert all(events_by_type[kind] == count for kind, count in moves_by_type.items())
+
+
+def test_a_dump_does_not_grow_with_the_match():
+    rng = random.Random(3)
+    state = ENG.new_game(4, 11)
+    sizes = []
+    while not ENG.is_over(state):
+        (seat,) = ENG.awaiting(state)
+        state = ENG.apply(state, seat, rng.choice(ENG.legal_moves(state, seat)))
+        sizes.append(len(json.dumps(ENG.dump(state))))
+    assert len(sizes) >= 300
+    # The old whole-log dump grew by about 50 characters a move; now only the position counts.
+    assert abs(sizes[299] - sizes[4]) <= 400 and max(sizes) - min(sizes) <= 400
+
+
+def victims_by_the_rule(view: dict) -> dict[str, int]:
+    """docs/rulings.md restated on a view: each Penalty in hand goes to the nearest seat to the
+    viewer's left whose highest story card bears its number and who carries no Penalty."""
+    seat, n = view["seat"], view["num_players"]
+    out = {}
+    for card in view["hand"]:
+        if card.startswith("P"):
+            for k in range(1, n):
+                other = (seat + k) % n
+                if len(view["rows"][other]) == int(card[1:]) and view["penalties"][other] is None:
+                    out[card] = other
+                    break
+    return out
+
+
+@BOUNDED
+@given(games, st.integers(min_value=0, max_value=2**32))
+def test_penalty_victims_name_the_seat_apply_hits(game, pick):
+    n, seed, dealer = game
+    final, log, states = play_out(n, seed, dealer, pick)
+    assert ENG.view(states[0], None)["penalty_victims"] == {}
+    assert all(ENG.view(final, s)["penalty_victims"] == {} for s in range(n))
+    for state, (seat, _move) in zip(states, log, strict=False):
+        for viewer in range(n):
+            view = ENG.view(state, viewer)
+            assert view["penalty_victims"] == victims_by_the_rule(view)
+        view = ENG.view(state, seat)
+        if view["phase"] != "play" or view["penalty_played"]:
+            continue
+        victims = view["penalty_victims"]
+        penalties = [m for m in view["legal_moves"] if m["type"] == "penalty"]
+        assert {m["card"] for m in penalties} == set(victims)
+        for move in penalties:
+            events = ENG.events(ENG.apply(state, seat, move))
+            assert [e["victim"] for e in events if e["type"] == "penalty"] == [
+                victims[move["card"]]
+            ]
 
 
 @BOUNDED
@@ -170,7 +311,7 @@ def test_sample_state_agrees_with_the_view_and_can_be_played_on(game, pick):
         for viewer in {seat, rng.randrange(n)}:
             view = ENG.view(state, viewer)
             sampled = ENG.sample_state(view, random.Random(rng.random()))
-            assert without_events(ENG.view(sampled, viewer)) == without_events(view)
+            assert ENG.view(sampled, viewer) == {**view, "events": []}
             assert cards_in(ENG.dump(sampled)) == Counter(PACK)
             # a determinization is a real position: random play from it runs to the end
             for _ in range(MAX_MOVES):

@@ -1,4 +1,4 @@
-"""The Faraway Tree, one test per clause of RULINGS.md, on stacked decks and set-up positions."""
+"""The Faraway Tree, one test per clause of docs/rulings.md, on stacked decks and set positions."""
 
 from __future__ import annotations
 
@@ -100,13 +100,8 @@ def position(
         story_played=story_played,
         penalty_played=penalty_played,
         turns_played=turns_played,
-        events=[],
     )
     return ENG.load(data)
-
-
-def last_events(before, after) -> list[dict]:
-    return ENG.events(after)[len(ENG.events(before)) :]
 
 
 # -- the pack --------------------------------------------------------------------------------
@@ -145,7 +140,7 @@ def test_deal_is_one_card_at_a_time_from_left_of_dealer_then_turn_up_then_pack()
     assert dump["pack"] == deck[19:]
     assert ENG.awaiting(state) == [2]
     after = ENG.apply(state, 2, PACK_DRAW)
-    assert last_events(state, after)[0]["cards"] == [deck[19]]
+    assert ENG.events(after)[0]["cards"] == [deck[19]]
 
 
 def test_dealer_defaults_to_seat_0_so_seat_1_moves_first():
@@ -255,12 +250,12 @@ def test_when_no_card_can_be_drawn_the_turn_goes_straight_to_step_2_with_an_even
     )
     assert ENG.dump(state)["pack"] == []
     after = ENG.apply(state, 0, play("5"))
-    types = [e["type"] for e in last_events(state, after)]
+    types = [e["type"] for e in ENG.events(after)]
     assert types == ["play", "reshuffle", "no_draw"]
     view = ENG.view(after, 1)
     assert view["turn"] == 1 and view["phase"] == "play"
     assert view["legal_moves"] == [discard("7"), discard("8")]
-    assert last_events(state, after)[-1] == {"type": "no_draw", "seat": 1}
+    assert ENG.events(after)[-1] == {"type": "no_draw", "seat": 1}
 
 
 # -- step 2: the story card -----------------------------------------------------------------
@@ -291,7 +286,7 @@ def test_laying_the_9_wins_at_once():
     assert ENG.is_over(after)
     assert ENG.awaiting(after) == []
     assert ENG.outcome(after) == {"winners": [0], "draw": False, "scores": [9, 2]}
-    assert last_events(state, after)[-1] == {"type": "win", "seat": 0}
+    assert ENG.events(after)[-1] == {"type": "win", "seat": 0}
     view = ENG.view(after, None)
     assert view["over"] and view["hands"] == [["3", "P2"], ["4", "5"]]
     with pytest.raises(IllegalMove, match="over"):
@@ -312,17 +307,17 @@ def test_penalty_goes_to_the_nearest_qualifying_opponent_on_the_left():
         {"card": "P3", "turns_left": 1},
         None,
     ]
-    event = last_events(state, after)[-1]
+    event = ENG.events(after)[-1]
     assert event == {"type": "penalty", "seat": 0, "card": "P3", "victim": 2, "on": "3", "turns": 1}
     # from seat 3 "to the left" wraps round: seat 0 (at 2) does not qualify, seat 1 (at 3) does
     from_three = position(hands[::-1], [2, 3, 3, 1], phase="play", turn=3)
-    assert last_events(from_three, ENG.apply(from_three, 3, penalty("P3")))[-1]["victim"] == 1
+    assert ENG.events(ENG.apply(from_three, 3, penalty("P3")))[-1]["victim"] == 1
 
 
 def test_no_penalty_on_a_seat_that_already_carries_one():
     pens = [None, {"card": "P2", "turns_left": 1}, None]
     state = position([["P3", "7"], ["4"], ["4"]], [0, 3, 3], penalties=pens, phase="play")
-    assert last_events(state, ENG.apply(state, 0, penalty("P3")))[-1]["victim"] == 2
+    assert ENG.events(ENG.apply(state, 0, penalty("P3")))[-1]["victim"] == 2
     only = position([["P3", "7"], ["4"], ["4"]], [0, 3, 1], penalties=pens, phase="play")
     assert penalty("P3") not in ENG.legal_moves(only, 0)
     with pytest.raises(IllegalMove, match="already carry"):
@@ -393,7 +388,7 @@ def test_one_turn_penalty_is_missed_then_put_aside():
     s = ENG.apply(s, 0, discard("7"))
     assert ENG.awaiting(s) == [1]
     s1 = ENG.apply(ENG.apply(s, 1, PACK_DRAW), 1, discard("7"))
-    events = last_events(s, s1)
+    events = ENG.events(s1)  # the discard's step: the miss it sets off is part of it
     assert [e["type"] for e in events[-3:]] == ["discard", "miss", "aside"]
     assert events[-2] == {"type": "miss", "seat": 2, "card": "P3", "turns_left": 0}
     assert events[-1] == {"type": "aside", "seat": 2, "card": "P3"}
@@ -414,7 +409,7 @@ def test_two_turn_penalty_is_missed_twice_and_put_aside_at_the_second():
     assert ENG.awaiting(s2) == [0]
     assert ENG.view(s2, None)["penalties"][1] is None
     assert ENG.view(s2, None)["aside"] == ["P6"]
-    assert [e["type"] for e in last_events(s, s2)][-2:] == ["miss", "aside"]
+    assert [e["type"] for e in ENG.events(s2)][-2:] == ["miss", "aside"]
     s3 = ENG.apply(ENG.apply(s2, 0, PACK_DRAW), 0, discard(ENG.view(s2, 0)["hand"][0]))
     assert ENG.awaiting(s3) == [1]
 
@@ -443,7 +438,7 @@ def test_an_empty_pack_at_the_end_of_a_turn_reshuffles_the_discards_from_the_see
     count = ENG.view(state, None)["discard_count"] + 1
     after = end_of_pack(7)
     types = [e["type"] for e in ENG.events(after)]
-    assert types == ["draw", "discard", "reshuffle"]
+    assert types == ["discard", "reshuffle"]
     event = ENG.events(after)[-1]
     assert event == {"type": "reshuffle", "seat": None, "count": count, "up": event["up"]}
     view = ENG.view(after, None)
@@ -470,7 +465,7 @@ def test_a_match_reaching_the_turn_cap_is_a_draw_with_no_winners():
     after = ENG.apply(state, 0, discard("6"))
     assert ENG.is_over(after)
     assert ENG.outcome(after) == {"winners": [], "draw": True, "scores": [2, 3]}
-    assert last_events(state, after)[-1]["type"] == "turn_cap"
+    assert ENG.events(after)[-1]["type"] == "turn_cap"
     assert ENG.awaiting(after) == []
     assert ENG.legal_moves(after, 1) == []
 
@@ -549,16 +544,16 @@ def test_a_spectator_sees_only_public_facts():
 
 
 def test_a_seat_sees_its_own_cards_in_events_and_nobody_elses():
-    state = ENG.new_game(2, 3)
-    state = ENG.apply(state, 1, PACK_DRAW)
+    start = ENG.new_game(2, 3)
+    dealt = [e["cards"] for e in ENG.view(start, 0)["events"] if e["type"] == "hand"]
+    assert dealt == [ENG.view(start, 0)["hand"], None]
+    state = ENG.apply(start, 1, PACK_DRAW)
     drawn = ENG.events(state)[-1]
     assert drawn["private"] == ["cards"] and drawn["cards"]
     mine = ENG.view(state, 1)["events"]
     theirs = ENG.view(state, 0)["events"]
     assert mine[-1]["cards"] == drawn["cards"] and theirs[-1]["cards"] is None
-    assert theirs[-1] == {"type": "draw", "seat": 1, "source": "pack", "count": 1, "cards": None}
-    dealt = [e["cards"] for e in theirs if e["type"] == "hand"]
-    assert dealt == [ENG.view(state, 0)["hand"], None]
+    assert theirs == [{"type": "draw", "seat": 1, "source": "pack", "count": 1, "cards": None}]
 
 
 def test_discard_draws_are_public():
@@ -631,3 +626,68 @@ def test_views_show_what_the_table_saw_and_sample_state_keeps_it():
         assert dump["discards"] == ["2", "8"]
         assert "7" in dump["hands"][1]
         assert sorted(dump["hands"][0]) == sorted(view["hand"])
+
+
+def test_known_cards_follow_the_card_out_of_the_hand():
+    state = position([["3", "4"], ["5"]], [2, 0], discards=["8", "9", "3"])  # top first
+    took = ENG.apply(state, 0, disc(2))  # the 3 from under the 8 and the 9, in view of all
+    assert ENG.view(took, 1)["known_cards"] == [["3"], []]
+    laid = ENG.apply(took, 0, play("3"))  # one of the two 3s is laid: the known one, say
+    assert ENG.view(laid, None)["known_cards"] == [[], []]
+    assert ENG.dump(laid)["known_cards"] == [[], []]
+    assert ENG.dump(took)["known_cards"] == [["3"], []]
+
+
+def test_penalty_victims_list_each_penalty_in_hand_that_would_land_now():
+    pens = [None, None, None, {"card": "P7", "turns_left": 1}]
+    state = position(
+        [["P3", "P4", "P6", "7"], ["P2", "P5"], ["5"], ["9"]],
+        [0, 3, 4, 2],
+        penalties=pens,
+        turn=1,
+    )
+    # P3 hits seat 1 (at 3); P4 hits seat 2 (at 4); P6 finds nobody at 6.
+    assert ENG.view(state, 0)["penalty_victims"] == {"P3": 1, "P4": 2}
+    # Seat 1 is to move, but a seat's victims do not depend on whose turn it is; P2's only
+    # candidate, seat 3, already carries a Penalty.
+    assert ENG.view(state, 1)["penalty_victims"] == {}
+    assert ENG.view(state, None)["penalty_victims"] == {}
+
+
+def test_explain_is_empty_for_a_legal_move_and_otherwise_what_apply_says():
+    state = position([["7", "8", "P3"], ["6"]], [0, 2], phase="play")
+    for move in ENG.legal_moves(state, 0):
+        assert ENG.explain(state, 0, move) == ""
+    for seat, move in [(0, play("7")), (1, discard("6")), (None, discard("7")), (0, "x")]:
+        message = ENG.explain(state, seat, move)
+        assert message
+        with pytest.raises(IllegalMove) as refused:
+            ENG.apply(state, seat, move)
+        assert str(refused.value) == message
+
+
+def test_each_state_carries_only_its_own_steps_events():
+    start = ENG.new_game(3, 5)
+    assert [e["type"] for e in ENG.events(start)] == ["deal", "hand", "hand", "hand", "turn_up"]
+    drawn = ENG.apply(start, 1, PACK_DRAW)
+    assert [e["type"] for e in ENG.events(drawn)] == ["draw"]
+    assert [e["type"] for e in ENG.view(drawn, 2)["events"]] == ["draw"]
+    assert ENG.view(drawn, 2)["events"] == ENG.redact(ENG.events(drawn), 2)
+    # a copy each time: editing one changes nothing the engine holds
+    ENG.events(drawn)[0]["cards"].append("9")
+    ENG.view(drawn, 1)["events"][0]["cards"].append("9")
+    assert len(ENG.events(drawn)[0]["cards"]) == 1
+    dump = ENG.dump(drawn)
+    assert "events" not in dump
+    assert ENG.events(ENG.load(dump)) == [] and ENG.view(ENG.load(dump), 1)["events"] == []
+    # an older dump's "events" key is ignored
+    again = ENG.load({**dump, "events": ENG.events(start)})
+    assert ENG.dump(again) == dump and ENG.events(again) == []
+
+
+def test_the_faraway_tree_has_a_title_and_no_rounds():
+    state = ENG.new_game(2, 1)
+    assert ENG.title == "The Faraway Tree"
+    assert ENG.round_over(state) is False
+    with pytest.raises(IllegalMove, match=r"The Faraway Tree has no rounds\."):
+        ENG.next_round(state)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 
 from games.engines import get_engine
 from games.engines import gulliver_words as W
+from games.engines.base import PRIVATE
 from games.engines.gulliver import GulliverState
 
 E = get_engine("gulliver")
@@ -36,10 +38,14 @@ def cards(state: GulliverState) -> Counter:
 
 
 def fingerprint(state: GulliverState) -> tuple:
-    """Everything a state holds, the log included, cheap enough to take at every step."""
-    skip = {"legal", "ev"}
+    """Everything a state holds, its step's events included, cheap enough to take every step."""
+    skip = {"legal", "events"}
     fields = tuple(getattr(state, k) for k in GulliverState.__slots__ if k not in skip)
-    return fields, tuple(id(e) for e in state.ev[: state.nev])
+    return fields, json.dumps(state.events)
+
+
+def without_events(view: dict) -> dict:
+    return {k: v for k, v in view.items() if k != "events"}
 
 
 def choose(state, rng: random.Random) -> tuple[int, dict]:
@@ -102,9 +108,10 @@ def test_replaying_the_log_reproduces_the_hash_and_dump_load_round_trips(table):
         data = E.dump(state)
         again = E.load(data)
         assert E.dump(again) == data and E.state_hash(again) == E.state_hash(state)
+        assert "events" not in data and E.events(again) == []
         for s in range(n):
             assert E.legal_moves(again, s) == E.legal_moves(state, s)
-            assert E.view(again, s) == E.view(state, s)
+            assert without_events(E.view(again, s)) == without_events(E.view(state, s))
 
     state, log = play_out(n, seed, challenges, target, on_step=round_trip)
     replay = E.new_game(n, seed, {"challenges": challenges, "target": target})
@@ -145,14 +152,89 @@ def test_a_view_does_not_depend_on_cards_that_seat_cannot_see(table):
     def compare(state, rng):
         for seat in [*range(n), None]:
             view = E.view(state, seat)
+            # A loaded or sampled state was made by no step, so it has no events of its own.
             if seat is not None:
-                assert E.view(hide_differently(state, seat, rng), seat) == view
+                hidden = hide_differently(state, seat, rng)
+                assert without_events(E.view(hidden, seat)) == without_events(view)
             sampled = E.sample_state(view, rng)
             assert cards(sampled) == full
-            assert E.view(sampled, seat) == view
+            assert E.view(sampled, seat) == {**view, "events": []}
+            for full_event, seen in zip(E.events(state), view["events"], strict=True):
+                assert PRIVATE not in seen
+                for field in full_event.get(PRIVATE, ()):
+                    mine = full_event["seat"] == seat
+                    assert seen[field] == (full_event[field] if mine else None)
             if seat is not None and E.awaiting(sampled):
                 who = E.awaiting(sampled)[0]
                 for move in E.legal_moves(sampled, who):
                     E.apply(sampled, who, move)  # a sampled state plays on
 
     play_out(n, seed, challenges, target, on_step=compare)
+
+
+def hand_counts_from_story(story: list[dict], n: int) -> list[int]:
+    """Each hand's size, rebuilt from a whole match's events alone."""
+    counts = [0] * n
+    for event in story:
+        kind = event["type"]
+        if kind == "deal":
+            counts = list(event["hand_counts"])
+        elif kind == "draw":
+            counts[event["seat"]] += 1
+        elif kind in ("play", "prepend"):
+            counts[event["seat"]] -= 1
+        elif kind == "challenge_result" and not event["stands"]:
+            counts[event["seat"]] += 1  # the card goes back to its owner
+    return counts
+
+
+@settings(max_examples=30, deadline=None)
+@given(tables)
+def test_the_steps_events_tell_the_whole_story_once(table):
+    """Each step's events are its own, and strung together they tell the whole match: every
+    move and deal shows up once, hand sizes and tricks rebuilt from them alone match the view,
+    and the last round's end and the end carry the final scores."""
+    n, seed, challenges, target = table
+    rng = random.Random(seed)
+    state = E.new_game(n, seed, {"challenges": challenges, "target": target})
+    story = E.events(state)
+    assert [e["type"] for e in story] == ["deal"]
+    entries = Counter()
+    while not E.is_over(state):
+        if E.round_over(state):
+            state = E.next_round(state)
+            assert [e["type"] for e in E.events(state)] == ["deal"]
+            entries["deal"] += 1
+        else:
+            seat, move = choose(state, rng)
+            state = E.apply(state, seat, move)
+            own = [e for e in E.events(state) if e["type"] == move["type"]]
+            assert len(own) == 1 and own[0]["seat"] == seat
+            entries[move["type"]] += 1
+        story.extend(E.events(state))
+    view = E.view(state, None)
+    assert hand_counts_from_story(story, n) == view["hand_counts"]
+    kinds = Counter(e["type"] for e in story)
+    assert kinds["deal"] == entries["deal"] + 1 == kinds["round_end"] == view["round"]
+    assert all(kinds[kind] == count for kind, count in entries.items() if kind != "deal")
+    assert kinds["end"] == 1 and story[-1]["type"] == "end"
+    assert story[-1]["scores"] == story[-2]["scores"] == E.outcome(state)["scores"]
+    last_round = story[len(story) - 1 - [e["type"] for e in reversed(story)].index("deal") :]
+    tricks = Counter(e["seat"] for e in last_round if e["type"] == "trick")
+    assert [tricks[s] for s in range(n)] == view["tricks"]
+
+
+def test_a_dump_does_not_grow_with_the_match():
+    rng = random.Random(5)
+    state = E.new_game(4, 9, {"target": 250})
+    sizes = []
+    while not E.is_over(state):
+        if E.round_over(state):
+            state = E.next_round(state)
+        else:
+            seat, move = choose(state, rng)
+            state = E.apply(state, seat, move)
+        sizes.append(len(json.dumps(E.dump(state))))
+    assert len(sizes) >= 300
+    # The old whole-log dump grew by tens of characters a move; now only the position counts.
+    assert abs(sizes[299] - sizes[4]) <= 400 and max(sizes) - min(sizes) <= 400

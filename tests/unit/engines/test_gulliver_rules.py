@@ -1,4 +1,4 @@
-"""Gulliver's Travels, one test per clause of RULINGS.md, with stacked decks and set positions."""
+"""Gulliver's Travels, one test per clause of docs/rulings.md, on stacked decks and positions."""
 
 from __future__ import annotations
 
@@ -728,14 +728,16 @@ def test_bad_seats_are_refused():
         assert E.legal_moves(state, seat) == []
 
 
-def test_apply_does_not_mutate_its_input_and_siblings_keep_their_own_logs():
+def test_apply_does_not_mutate_its_input_and_siblings_keep_their_own_events():
     state = game(3, {0: ["Gulliver", "Spies", "Is", "Is"]})
     before = E.dump(state)
+    dealt = E.events(state)
     a = E.apply(state, 0, {"type": PLAY, "card": "Gulliver"})
     b = E.apply(state, 0, {"type": PLAY, "card": "Spies"})
-    assert E.dump(state) == before
-    assert E.events(a)[-1]["card"] == "Gulliver" and E.events(b)[-1]["card"] == "Spies"
-    assert len(E.events(a)) == len(E.events(b)) == len(E.events(state)) + 1
+    assert E.dump(state) == before and E.events(state) == dealt
+    play = {"type": PLAY, "seat": 0, "complete": False}
+    assert E.events(a) == [{**play, "card": "Gulliver"}]
+    assert E.events(b) == [{**play, "card": "Spies"}]
     moves = E.legal_moves(state, 0)
     moves[0]["card"] = "Is"  # the caller's copy; the engine's own list is untouched
     assert cards_of(E.legal_moves(state, 0)) == {(PLAY, "Gulliver"), (PLAY, "Spies")}
@@ -794,3 +796,33 @@ def test_explain_is_available_for_the_site():
         "'Is' cannot follow 'Sweethearts': a plural subject takes 'Are'."
     )
     assert E.explain(state, 1, {"type": "draw"}) == ""
+
+
+def test_each_state_carries_only_its_own_steps_events_and_hands_out_copies():
+    state = game(2, {0: ["Is", "Is", "With", "And"]}, top=["Spies"])
+    assert [e["type"] for e in E.events(state)] == ["deal"]
+    drawn = act(state, 0, "draw")
+    (event,) = E.events(drawn)
+    assert event == {
+        "type": "draw",
+        "seat": 0,
+        "source": "stack",
+        "card": "Spies",
+        **{"private": ["card"]},
+    }
+    assert (
+        E.view(drawn, 1)["events"]
+        == E.redact([event], 1)
+        == [{"type": "draw", "seat": 0, "source": "stack", "card": None}]
+    )
+    E.events(drawn)[0]["card"] = "Gulliver"
+    E.view(drawn, 0)["events"][0]["card"] = "Gulliver"
+    assert E.events(drawn)[0]["card"] == "Spies"
+    dump = E.dump(drawn)
+    assert "events" not in dump and E.events(E.load(dump)) == []
+    again = E.load({**dump, "events": [event]})  # an older dump's log is ignored
+    assert E.dump(again) == dump and E.events(again) == []
+
+
+def test_gullivers_title():
+    assert E.title == "Gulliver's Travels"

@@ -1,4 +1,8 @@
-"""The player-facing rules pages: Markdown from ``docs/rules`` rendered with raw HTML refused."""
+"""The Markdown pages players read (the rules of each game): raw HTML refused, unsafe links dropped.
+
+(The rules themselves, as the engines play them, live in ``games/engines``; this module only
+renders the player-facing pages in ``docs/rules``.)
+"""
 
 from __future__ import annotations
 

@@ -1,0 +1,196 @@
+"""What both games' tables share: move buttons, card slots, the players, the outcome in words
+and the event log assembled from the logged moves.
+
+Everything here works from a seat's ``engine.view`` (docs/engine-contract.md) and events already
+redacted for that seat, so no function can word a card the viewer may not see.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from games.presentation import LogEntry
+
+EventLine = Callable[[dict[str, Any], list[str]], str]
+# (view, names, log): the log is there for the facts a view read back from storage lacks.
+TableOf = Callable[[dict[str, Any], list[str], "Sequence[LogEntry]"], dict[str, Any]]
+
+
+def move_json(move: dict[str, Any]) -> str:
+    """A move as the form posts it: canonical JSON, so equal moves compare equal as text."""
+    return json.dumps(move, sort_keys=True, separators=(",", ":"))
+
+
+@dataclass
+class MoveButton:
+    move: dict[str, Any]
+    label: str  # short, shown beside the card it concerns
+    aria_label: str = ""  # the whole move in words, for screen readers and the bar
+
+    def __post_init__(self) -> None:
+        self.aria_label = self.aria_label or self.label
+
+    @property
+    def json(self) -> str:
+        return move_json(self.move)
+
+
+@dataclass
+class CardSlot:
+    face: dict[str, Any]
+    moves: list[MoveButton] = field(default_factory=list)
+    highlight: bool = False
+
+
+@dataclass(frozen=True)
+class GameBuilder:
+    """How one game is presented: its table from a view, its events in words and the template
+    that draws its board (each card face names the template that draws it)."""
+
+    table: TableOf
+    event_line: EventLine
+    board_template: str
+
+
+def seat_name(names: list[str], seat: Any) -> str:
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        return names[seat]
+    return "Someone"
+
+
+def and_join(items: list[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def badge(text: str, css: str = "badge") -> dict[str, str]:
+    return {"text": text, "css": css}
+
+
+def players(view: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
+    """One entry per seat with what both games show of it; each game adds its own facts."""
+    seat = view.get("seat")
+    awaiting = list(view.get("awaiting") or [])
+    over = bool(view.get("over"))
+    hand_counts = view.get("hand_counts") or [0] * len(names)
+    result = []
+    for index, name in enumerate(names):
+        is_me = index == seat
+        awaited = index in awaiting and not over
+        result.append(
+            {
+                "index": index,
+                "name": name,
+                "label": f"{name} (you)" if is_me else name,
+                "css": " ".join(c for c, on in (("me", is_me), ("awaited", awaited)) if on),
+                "badges": [badge("to move", "badge turn")] if awaited else [],
+                "is_me": is_me,
+                "awaited": awaited,
+                "hand_count": hand_counts[index],
+            }
+        )
+    return result
+
+
+def table_common(view: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """The keys every game's table has; the game's builder fills in hand and bar moves."""
+    seat = view.get("seat")
+    awaiting = list(view.get("awaiting") or [])
+    over = bool(view.get("over"))
+    return {
+        "seat": seat,
+        "players": players(view, names),
+        "awaiting_names": [names[i] for i in awaiting],
+        "your_turn": seat is not None and seat in awaiting and not over,
+        "over": over,
+        "outcome_text": outcome_text(view.get("outcome"), names) if over else "",
+        "hand": [],
+        "bar_moves": [],
+        "events": [],
+    }
+
+
+def outcome_text(outcome: dict[str, Any] | None, names: list[str]) -> str:
+    if not outcome:
+        return "The match is over."
+    winners = [names[i] for i in outcome.get("winners") or []]
+    if outcome.get("draw") and winners:
+        return f"A shared win: {and_join(winners)}."
+    if outcome.get("draw") or not winners:
+        return "The match ended in a draw."
+    return f"{and_join(winners)} won."
+
+
+def attach(
+    moves: list[dict[str, Any]],
+    slots: list[CardSlot],
+    slot_of: Callable[[dict[str, Any]], int | None],
+    label_of: Callable[[dict[str, Any]], tuple[str, str]],
+) -> list[MoveButton]:
+    """Hang each legal move on the card slot it concerns; the rest go to the action bar."""
+    bar: list[MoveButton] = []
+    for move in moves:
+        target = slot_of(move)
+        button = MoveButton(move, *label_of(move))
+        if target is None or not 0 <= target < len(slots):
+            button.label = button.aria_label
+            bar.append(button)
+        else:
+            slots[target].moves.append(button)
+            slots[target].highlight = True
+    return bar
+
+
+def first_slot(slots: list[CardSlot], code: str | None) -> int | None:
+    for i, slot in enumerate(slots):
+        if slot.face["code"] == code:
+            return i
+    return None
+
+
+# The table shows the latest events only: a long match has thousands, and every poll renders them.
+EVENT_LOG_LENGTH = 60
+
+AUTO_NOTES = {
+    "deadline": "The greedy bot played for {name} (turn deadline passed).",
+    "vote_closed": "{name}\u2019s missing vote was counted as accepting (the vote closed).",
+}
+
+
+def auto_note(auto: str, name: str) -> str:
+    return AUTO_NOTES[auto].format(name=name)
+
+
+def event_lines(log: Sequence[LogEntry], names: list[str], line_of: EventLine) -> list[str]:
+    """The latest ``EVENT_LOG_LENGTH`` events of ``log`` in words, oldest first, each entry's
+    auto note just after the line of its first event (so the newest-first log shows the note
+    right above that move). An event with nothing to say to this viewer still counts."""
+    noted: list[tuple[dict[str, Any], str]] = []  # (event, the note that follows its line)
+    for entry in log:
+        note = ""
+        if entry.auto and entry.seat is not None:
+            note = auto_note(entry.auto, seat_name(names, entry.seat))
+        # Every engine step emits at least one event, so the note always has a line to follow.
+        noted.extend((event, note if i == 0 else "") for i, event in enumerate(entry.events))
+    lines: list[str] = []
+    for event, note in noted[-EVENT_LOG_LENGTH:]:
+        lines.extend(text for text in (line_of(event, names), note) if text)
+    return lines
+
+
+def generic_event_line(event: dict[str, Any], names: list[str]) -> str:
+    """A fallback that still names the seat, for an event type a game module does not know yet."""
+    who = seat_name(names, event.get("seat"))
+    details = ", ".join(
+        f"{k} {v}" for k, v in event.items() if k not in {"type", "seat"} and v is not None
+    )
+    return f"{who}: {event.get('type', '?')}" + (f" ({details})" if details else "")

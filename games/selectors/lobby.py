@@ -1,0 +1,76 @@
+"""Lists of matches: the open tables of the lobby and a person's own matches.
+
+Both are plain queries over indexed columns (``status``, ``Seat.user``, ``Seat.awaited_since``)
+that never load a snapshot.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import (
+    Case,
+    Exists,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Value,
+    When,
+)
+
+from games.models import Match, Seat
+
+
+@dataclass(frozen=True)
+class MatchListing:
+    match: Match
+    seat: Seat | None
+    your_turn: bool
+    names: list[str]
+
+
+def _names(match: Match) -> list[str]:
+    taken = {s.index: s.display_name for s in match.seats.all()}
+    return [taken.get(i, "(open seat)") for i in range(match.num_players)]
+
+
+def _listed(qs: QuerySet[Match]) -> QuerySet[Match]:
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"))
+    return qs.defer("state", "start_events").select_related("created_by").prefetch_related(seats)
+
+
+def lobby_open_matches(*, user: AbstractBaseUser) -> list[MatchListing]:
+    """Waiting matches with a free seat that ``user`` does not already sit at, oldest first."""
+    qs = _listed(
+        Match.objects.filter(status=Match.Status.WAITING).exclude(seats__user=user)
+    ).order_by("created_at")
+    return [MatchListing(m, None, False, _names(m)) for m in qs]
+
+
+def user_matches(*, user: AbstractBaseUser, limit: int | None = None) -> list[MatchListing]:
+    """``user``'s matches (seated, or created to watch): the ones awaiting their move first,
+    then in play, waiting, finished; most recently changed first within each."""
+    awaited = Seat.objects.filter(match=OuterRef("pk"), user=user, awaited_since__isnull=False)
+    mine = Match.objects.filter(
+        Q(pk__in=Seat.objects.filter(user=user).values("match_id")) | Q(created_by=user)
+    ).annotate(
+        your_turn=Exists(awaited),
+        group=Case(
+            When(status=Match.Status.ACTIVE, then=Value(1)),
+            When(status=Match.Status.WAITING, then=Value(2)),
+            default=Value(3),
+            output_field=IntegerField(),
+        ),
+    )
+    qs = _listed(mine).order_by("-your_turn", "group", "-updated_at")
+    if limit is not None:
+        qs = qs[:limit]
+    listings = []
+    for m in qs:
+        seat = next((s for s in m.seats.all() if s.user_id == user.pk), None)
+        your_turn = m.your_turn and m.status == Match.Status.ACTIVE
+        listings.append(MatchListing(m, seat, your_turn, _names(m)))
+    return listings

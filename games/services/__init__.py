@@ -1,0 +1,37 @@
+"""Every write to a match goes through here (HackSoft style: keyword-only, ``<entity>_<action>``).
+
+Humans and bots reach the engine through ``move_submit`` alone; a rejection of any kind is a
+``Rejected`` carrying a message a player can read and the HTTP status a view should use.
+
+Work that must happen later (a bot's turn, Gulliver's next deal) is enqueued after the commit
+of the write that made it due, as a task carrying the match id and the version it is due at.
+Every such task goes back through a version-checked service here, so a duplicate, late or
+swept-up task changes nothing (``StaleVersion``).
+
+One module a job: ``matches`` (create, join, start), ``moves`` (a move, the next deal),
+``bots`` (a bot's turn), ``deadlines`` (what fell due), ``results`` (the finish written as
+columns), and ``_store`` (the one write of a new state that all of them share).
+"""
+
+from games.services.bots import bot_move_play, bot_seed
+from games.services.deadlines import match_deadline_enforce
+from games.services.errors import JoinRejected, MoveRejected, Rejected, StaleVersion
+from games.services.matches import match_create, match_join, match_start
+from games.services.moves import match_next_round, move_submit
+from games.services.results import match_results_store
+
+__all__ = [
+    "JoinRejected",
+    "MoveRejected",
+    "Rejected",
+    "StaleVersion",
+    "bot_move_play",
+    "bot_seed",
+    "match_create",
+    "match_deadline_enforce",
+    "match_join",
+    "match_next_round",
+    "match_results_store",
+    "match_start",
+    "move_submit",
+]

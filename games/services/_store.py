@@ -1,0 +1,162 @@
+"""The one write of a new engine state, shared by the start, every move and every deal.
+
+A write is: append the entry to the log (its events and the next link of the hash chain), store
+the current state only, bump the version, keep the "awaited" and result columns in step, set the
+deadline, and enqueue what falls due after the commit. Everything here costs the same at every
+ply: no aggregate over the log, no re-reading of rows the caller already holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Case, DateTimeField, F, Value, When
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from games.engines import Engine, replay
+from games.models import Match, Move, Seat
+from games.services.results import match_results_store
+
+# A challenge vote with no turn deadline still closes after this long: a site setting (not a
+# rule of the game), so a table never waits for ever on a voter who left.
+VOTE_DEADLINE_WITHOUT_TURN_DEADLINE = timedelta(hours=24)
+
+# What every state write changes on the match row (``save(update_fields=...)``).
+STATE_FIELDS = ("state", "awaiting", "version", "ply", "head_hash", "deadline_at", "updated_at")
+
+
+def seats_of(match: Match, seats: Sequence[Seat] | None) -> list[Seat]:
+    """The match's seats: the caller's list when it already read them, else one query."""
+    if seats is not None:
+        return list(seats)
+    return list(Seat.objects.filter(match_id=match.pk).order_by("index"))
+
+
+def entry_log(
+    *, engine: Engine, match: Match, seat: int | None, move: dict[str, Any], state: Any, auto: str
+) -> Move:
+    """Append one entry: the events it produced, unredacted, and its link of the hash chain."""
+    match.ply += 1
+    link = replay.chain_hash(match.head_hash, seat, move, engine.state_hash(state))
+    entry = Move.objects.create(
+        match=match,
+        ply=match.ply,
+        seat=seat,
+        payload=move,
+        events=engine.events(state),
+        chain_hash=link,
+        auto=auto,
+    )
+    match.head_hash = link
+    return entry
+
+
+def state_store(
+    *,
+    engine: Engine,
+    match: Match,
+    state: Any,
+    previous: Any,
+    seats: Sequence[Seat],
+    extra_fields: Sequence[str] = (),
+) -> None:
+    """Store ``state`` as the match's current state, with everything that follows from it."""
+    awaited_before = list(match.awaiting)
+    match.state = engine.dump(state)
+    match.awaiting = list(engine.awaiting(state))
+    match.version += 1
+    fields = [*STATE_FIELDS, *extra_fields]
+    over = engine.is_over(state)
+    if over:
+        match.status = Match.Status.FINISHED
+        match.finished_at = timezone.now()
+        fields += ["status", "finished_at"]
+    match.deadline_at = _deadline(engine=engine, match=match, state=state, previous=previous)
+    match.save(update_fields=fields)
+    if over:
+        match_results_store(match=match, outcome=engine.outcome(state), seats=seats)
+    elif match.awaiting != awaited_before:
+        _awaited_mark(match)
+
+
+def _awaited_mark(match: Match) -> None:
+    """``Seat.awaited_since`` on the seats now awaited (kept if already set), cleared elsewhere."""
+    now = timezone.now()
+    Seat.objects.filter(match_id=match.pk).update(
+        awaited_since=Case(
+            When(
+                index__in=match.awaiting,
+                then=Coalesce(F("awaited_since"), Value(now, output_field=DateTimeField())),
+            ),
+            default=None,
+            output_field=DateTimeField(),
+        )
+    )
+
+
+def vote_open(engine: Engine, state: Any, seat: int) -> bool:
+    return any(m.get("type") == "vote" for m in engine.legal_moves(state, seat))
+
+
+def _deadline(*, engine: Engine, match: Match, state: Any, previous: Any) -> Any:
+    """When the move now awaited falls due (``None``: never).
+
+    A turn of several moves by one seat (a Faraway draw, then a card) keeps the clock it
+    started with. A vote's deadline runs from the challenge that opened it (the turn deadline,
+    or 24 hours without one) and does not restart with each ballot.
+    """
+    awaiting = match.awaiting
+    if engine.is_over(state) or not awaiting:
+        return None
+    prev_awaiting = [] if previous is None else engine.awaiting(previous)
+    if vote_open(engine, state, awaiting[0]):
+        if prev_awaiting and vote_open(engine, previous, prev_awaiting[0]):
+            return match.deadline_at
+        span = (
+            timedelta(days=match.deadline_days)
+            if match.deadline_days
+            else VOTE_DEADLINE_WITHOUT_TURN_DEADLINE
+        )
+        return timezone.now() + span
+    if match.deadline_days:
+        if len(awaiting) == 1 and prev_awaiting == awaiting and match.deadline_at is not None:
+            return match.deadline_at
+        return timezone.now() + timedelta(days=match.deadline_days)
+    return None
+
+
+def due_work_enqueue(
+    *, match: Match, engine: Engine, state: Any, window: bool, seats: Sequence[Seat]
+) -> None:
+    """After commit: Gulliver's next deal after the pause, or the awaited bot's turn.
+
+    One ``bot_turn`` per version: it plays the first awaited bot, and that move's own commit
+    enqueues the next, so several bots awaited at once (a vote) each get their move in turn.
+    """
+    # Tasks call these services, so the services reach the tasks at use (this module only).
+    from games import tasks
+
+    if match.status != Match.Status.ACTIVE:
+        return
+    pk, version = match.pk, match.version
+    if engine.round_over(state):
+        countdown = float(settings.PARLOUR_ROUND_PAUSE)
+        transaction.on_commit(lambda: tasks.enqueue(tasks.round_next, pk, version, countdown))
+        return
+    bot_seats = {s.index for s in seats if s.bot_level is not None}
+    if bot_seats.intersection(match.awaiting):
+        countdown = float(settings.PARLOUR_BOT_WINDOW) if window else 0.0
+        transaction.on_commit(lambda: tasks.enqueue(tasks.bot_turn, pk, version, countdown))
+
+
+def refresh(target: Match, source: Match) -> None:
+    """Copy the committed row into the caller's instance, so it never holds a stale version."""
+    if target is source:
+        return
+    for field in Match._meta.concrete_fields:
+        setattr(target, field.attname, getattr(source, field.attname))

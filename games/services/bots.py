@@ -1,0 +1,45 @@
+"""A bot's turn: it decides from its seat's view alone, then moves like a person."""
+
+from __future__ import annotations
+
+from django.conf import settings
+
+from games import bots
+from games.engines import get_engine
+from games.models import BotLevel, Match, Seat
+from games.services.errors import StaleVersion
+from games.services.moves import move_submit
+
+
+def bot_seed(match: Match, seat: int) -> int:
+    """Each decision its own reproducible seed: the match's, the version and the seat."""
+    return (match.seed * 1_000_003 + match.version * 101 + seat) % (1 << 63)
+
+
+def bot_move_play(*, match: Match, expected_version: int) -> Match | None:
+    """Play the move of the first awaited bot seat, if the match is still at that version.
+
+    The bot decides from ``engine.view(state, seat)`` alone, outside any transaction (the
+    strong bot thinks for most of a second), and its move then goes through ``move_submit``
+    like a person's, which re-checks the version under the row lock. Returns ``None`` when no
+    bot is awaited; raises ``StaleVersion`` when the match moved on.
+    """
+    match.refresh_from_db()
+    if match.status != Match.Status.ACTIVE or match.version != expected_version:
+        raise StaleVersion("The match moved on before the bot's turn.", status=409)
+    seats = list(Seat.objects.filter(match_id=match.pk).order_by("index"))
+    by_index = {s.index: s for s in seats if s.bot_level is not None}
+    seat = next((by_index[i] for i in match.awaiting if i in by_index), None)
+    if seat is None:
+        return None
+    engine = get_engine(match.game)
+    view = engine.view(engine.load(match.state), seat.index)
+    budget = None
+    if seat.bot_level == BotLevel.STRONG:
+        budget = bots.Budget(time_ms=float(settings.PARLOUR_BOT_STRONG_BUDGET_MS))
+    move = bots.choose_move(
+        match.game, seat.bot_level, view, seed=bot_seed(match, seat.index), budget=budget
+    )
+    return move_submit(
+        match=match, seat=seat, move=move, expected_version=expected_version, seats=seats
+    )

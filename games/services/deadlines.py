@@ -1,0 +1,74 @@
+"""What fell due: a person's turn past its deadline, or a challenge vote left open."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.utils import timezone
+
+from games import bots
+from games.engines import get_engine
+from games.models import BotLevel, Match, Move, Seat
+from games.services._store import vote_open
+from games.services.bots import bot_seed
+from games.services.errors import StaleVersion
+from games.services.moves import move_submit
+
+logger = logging.getLogger(__name__)
+
+
+def match_deadline_enforce(*, match: Match, now: Any = None) -> int:
+    """Play what fell due: a person's turn by the greedy bot, or a vote's missing ballots.
+
+    A challenge vote open past its deadline closes with every missing vote counted as
+    accepting; a person's turn past the turn deadline is played by the greedy bot for them, to
+    its end (a Faraway turn is a draw and then a card). Each move goes through ``move_submit``
+    at the version read here, so a person who moves at the last moment wins the race and
+    nothing is played for them. Returns the number of moves played.
+    """
+    now = now or timezone.now()
+    engine = get_engine(match.game)
+    played = 0
+    seats = list(Seat.objects.filter(match_id=match.pk).order_by("index"))
+    by_index = {s.index: s for s in seats}
+    # Stops when what is awaited next has a deadline still to come (the next person's turn).
+    for _ in range(4 * match.num_players + 8):
+        match.refresh_from_db()
+        if (
+            match.status != Match.Status.ACTIVE
+            or match.deadline_at is None
+            or match.deadline_at > now
+            or not match.awaiting
+        ):
+            break
+        state = engine.load(match.state)
+        first = match.awaiting[0]
+        if vote_open(engine, state, first):
+            seat = by_index[first]
+            move: dict[str, Any] = {"type": "vote", "accept": True}
+            auto = Move.Auto.VOTE_CLOSED
+        else:
+            people = [i for i in match.awaiting if not by_index[i].is_bot]
+            if not people:
+                break  # a bot's turn: the sweeper's business, not a deadline's
+            seat = by_index[people[0]]
+            view = engine.view(state, seat.index)
+            move = bots.choose_move(
+                match.game, BotLevel.GREEDY, view, seed=bot_seed(match, seat.index)
+            )
+            auto = Move.Auto.DEADLINE
+        try:
+            move_submit(
+                match=match,
+                seat=seat,
+                move=move,
+                expected_version=match.version,
+                auto=auto,
+                seats=seats,
+            )
+        except StaleVersion:
+            logger.info("deadline on match %s: the table moved first", match.pk)
+            break
+        played += 1
+    return played

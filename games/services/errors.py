@@ -1,0 +1,25 @@
+"""The one error family of the service layer: a refusal a player can read, with its status."""
+
+from __future__ import annotations
+
+
+class Rejected(Exception):
+    """A request the rules or the match's state refuse; nothing was changed."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+class MoveRejected(Rejected):
+    """A move that was not played: stale version (409), not your turn (409), illegal (422)."""
+
+
+class StaleVersion(MoveRejected):
+    """The match moved on (or ended) since the version the caller saw: a late or repeated
+    request. Tasks swallow exactly this; people get the table as it now stands."""
+
+
+class JoinRejected(Rejected):
+    """A seat that could not be taken."""

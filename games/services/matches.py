@@ -1,0 +1,144 @@
+"""A match's life before play: create it, take seats, deal when the last seat is taken."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.engines import get_engine
+from games.engines.base import seeded_rng
+from games.models import DEADLINE_CHOICES, BotLevel, Match, Seat
+from games.services._store import due_work_enqueue, refresh, seats_of, state_store
+from games.services.errors import JoinRejected, Rejected
+
+
+def match_create(
+    *,
+    game: str,
+    num_players: int,
+    created_by: AbstractBaseUser,
+    options: dict[str, Any] | None = None,
+    bots: Mapping[int, str] | None = None,
+    creator_plays: bool = True,
+    deadline_days: int | None = None,
+    seed: int | None = None,
+) -> Match:
+    """A waiting match; the engine vets the player count and options.
+
+    ``seed`` fixes the deal (tests, or replaying a known deal); it is drawn at random otherwise.
+    ``bots`` maps seat numbers to bot levels. The creator takes the lowest seat left without a
+    bot, unless ``creator_plays`` is false (they only watch). A table full at creation (every
+    seat a bot, or the creator and bots) starts at once.
+    """
+    try:
+        engine = get_engine(game)
+    except KeyError as exc:
+        raise Rejected(str(exc.args[0]), status=400) from exc
+    options = dict(options or {})
+    bots = dict(bots or {})
+    if "dealer" in options:
+        raise Rejected("The dealer is drawn from the seed, not chosen.", status=400)
+    if deadline_days is not None and deadline_days not in dict(DEADLINE_CHOICES):
+        raise Rejected("A turn deadline is 1, 3 or 7 days, or none.", status=400)
+    for index, level in bots.items():
+        if not 0 <= index < num_players:
+            raise Rejected(f"There is no seat {index + 1} at a table of {num_players}.", 400)
+        if level not in BotLevel.values:
+            raise Rejected(f"There is no {level!r} bot.", status=400)
+    free = [i for i in range(num_players) if i not in bots]
+    if creator_plays and not free:
+        raise Rejected("Leave a seat for yourself, or choose to watch.", status=400)
+    with transaction.atomic():
+        match = Match(
+            game=game,
+            num_players=num_players,
+            options=options,
+            created_by=created_by,
+            deadline_days=deadline_days,
+        )
+        if seed is not None:
+            match.seed = seed
+        try:
+            # Dealing once now means a bad option fails here, not when the last player sits.
+            engine.new_game(num_players, match.seed, options)
+        except ValueError as exc:
+            raise Rejected(str(exc), status=400) from exc
+        match.save()
+        seats = [Seat(match=match, index=index, bot_level=level) for index, level in bots.items()]
+        if creator_plays:
+            seats.append(Seat(match=match, index=free[0], user=created_by))
+        Seat.objects.bulk_create(sorted(seats, key=lambda s: s.index))
+        if len(seats) == num_players:
+            match_start(match=match)
+    return match
+
+
+def match_join(*, match: Match, user: AbstractBaseUser) -> Seat:
+    """Seat ``user`` at the lowest free seat; the match starts when the last seat is taken.
+
+    Joining twice returns the seat already held.
+    """
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        seats = list(Seat.objects.filter(match_id=locked.pk))
+        held = next((s for s in seats if s.user_id == user.pk), None)
+        if held is not None:
+            return held
+        if locked.status != Match.Status.WAITING:
+            raise JoinRejected("This match has already started; you can watch it.", status=409)
+        taken = {s.index for s in seats}
+        free = [i for i in range(locked.num_players) if i not in taken]
+        if not free:
+            raise JoinRejected("Every seat at this table is taken.", status=409)
+        try:
+            with transaction.atomic():
+                seat = Seat.objects.create(match=locked, index=free[0], user=user)
+        except IntegrityError as exc:
+            # PostgreSQL's row lock (or SQLite's write lock taken at BEGIN) makes this a race
+            # that cannot happen; should it, the person gets a 409 and nothing changes.
+            raise JoinRejected("That seat was just taken; try again.", status=409) from exc
+        locked.version += 1
+        locked.save(update_fields=["version", "updated_at"])
+        if len(taken) + 1 == locked.num_players:
+            match_start(match=locked)
+    refresh(match, locked)
+    return seat
+
+
+def match_start(*, match: Match) -> Match:
+    """Deal: draw the dealer from the seed, store the engine's first snapshot, go active.
+
+    The deal's events go to ``Match.start_events`` and the first link of the hash chain (the
+    state hash of the new game) to ``Match.head_hash``.
+    """
+    engine = get_engine(match.game)
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        if locked.status != Match.Status.WAITING:
+            raise Rejected("This match has already started.", status=409)
+        seats = seats_of(locked, None)
+        if len(seats) != locked.num_players:
+            raise Rejected("The match starts when every seat is taken.", status=409)
+        dealer = seeded_rng(locked.seed, "dealer").randrange(locked.num_players)
+        options = {**locked.options, "dealer": dealer}
+        state = engine.new_game(locked.num_players, locked.seed, options)
+        locked.options = options
+        locked.start_events = engine.events(state)
+        locked.head_hash = engine.state_hash(state)
+        locked.status = Match.Status.ACTIVE
+        locked.started_at = timezone.now()
+        state_store(
+            engine=engine,
+            match=locked,
+            state=state,
+            previous=None,
+            seats=seats,
+            extra_fields=("options", "start_events", "status", "started_at"),
+        )
+        due_work_enqueue(match=locked, engine=engine, state=state, window=False, seats=seats)
+    refresh(match, locked)
+    return match

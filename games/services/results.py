@@ -1,0 +1,23 @@
+"""A finished match's result as columns: each seat's result, score and rank."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from games.engines.results import standings
+from games.models import Match, Seat
+
+
+def match_results_store(*, match: Match, outcome: dict[str, Any], seats: Sequence[Seat]) -> None:
+    """Write ``Seat.result/score/rank`` from the engine's outcome, in the caller's transaction
+    (the one that ends the match), and clear ``awaited_since``: nobody is awaited any more."""
+    table = standings(outcome, match.num_players)
+    rows = list(seats)
+    for seat in rows:
+        standing = table[seat.index]
+        seat.result = standing.result
+        seat.score = standing.score
+        seat.rank = standing.rank
+        seat.awaited_since = None
+    Seat.objects.bulk_update(rows, ["result", "score", "rank", "awaited_since"])
