@@ -32,16 +32,14 @@ LEVELS = ("random", "greedy", "strong")
 DEFAULT_BUDGET = Budget(time_ms=900.0)
 
 
+# Each game's bot module, keyed like the engines' registry (a test holds the two equal).
+GAME_BOTS = {"faraway": faraway, "gulliver": gulliver}
+# The search's per-game knowledge (rollout policy, evaluation) for a table of n players.
+KNOWLEDGE = {"faraway": faraway.FarawaySearch, "gulliver": gulliver.GulliverSearch}
+
+
 def _greedy(game: str, view: View, moves: list[Move], rng: Any) -> Move:
-    if game == "faraway":
-        return faraway.greedy_move(view, moves, rng)
-    return gulliver.greedy_move(view, moves, rng)
-
-
-def _knowledge(game: str, num_players: int) -> Any:
-    if game == "faraway":
-        return faraway.FarawaySearch(num_players)
-    return gulliver.GulliverSearch(num_players)
+    return GAME_BOTS[game].greedy_move(view, moves, rng)
 
 
 def decide(
@@ -61,7 +59,7 @@ def decide(
         return copy.deepcopy(rng.choice(moves)), None
     if level == "greedy":
         return copy.deepcopy(_greedy(game, view, moves, rng)), None
-    knowledge = _knowledge(game, len(view["hand_counts"]))
+    knowledge = KNOWLEDGE[game](len(view["hand_counts"]))
     greedy = _greedy(game, view, moves, rng)
     move, report = search(engine, knowledge, view, moves, greedy, rng, budget or DEFAULT_BUDGET)
     return copy.deepcopy(move), report

@@ -90,8 +90,9 @@ def new_lines(before: Snapshot, after: Snapshot) -> list[str]:
 
 
 def drawn_card_names(match: Match, seat: int) -> list[str]:
-    """Names of the cards ``seat`` just drew, from its own view's latest draw event."""
-    events = ENGINE.view(ENGINE.load(match.state), seat)["events"]
+    """Names of the cards ``seat`` just drew: the latest logged draw, redacted for that seat."""
+    entry = match.moves.order_by("-ply").first()
+    events = ENGINE.redact(entry.events, seat)
     draw = next(e for e in reversed(events) if e["type"] == "draw")
     return [faraway_cards.card_name(c) for c in draw["cards"]]
 

@@ -24,7 +24,8 @@ def test_the_new_match_form_offers_the_registered_games():
 
 @pytest.mark.parametrize("game", ENGINE_NAMES)
 def test_every_registered_game_has_bots_a_presentation_and_templates(game):
-    assert set(presentation.BUILDERS) == set(ENGINE_NAMES)
+    assert set(presentation.BUILDERS) == set(bots.GAME_BOTS) == set(bots.KNOWLEDGE)
+    assert set(bots.GAME_BOTS) == set(ENGINE_NAMES)
     engine = get_engine(game)
     state = engine.new_game(engine.min_players, 1, {})
     seat = engine.awaiting(state)[0]
