@@ -15,9 +15,12 @@ every other request is divided by.
 1. Long matches between two users are played through the services (``match_create``,
    ``match_join``, then ``move_submit`` with moves from ``games.bots.choose_move`` on the
    awaited seat's view) to the plies asked for, with seeds checked beforehand to keep each
-   match running past its ply. Each is then copied (the match row and every row that points
-   at it, found by model introspection, so columns added later are copied too), once per timed
-   request, so every timed move POST is a fresh legal move on a copy of its own.
+   match running past its ply. A Faraway match goes on one entry more where the awaited move
+   is a draw: every timed move hands the turn on (the whole work of a move; a draw keeps the
+   turn and writes less), and none ends the round or the match. Each is then copied (the
+   match row and every row that points at it, found by model introspection, so columns added
+   later are copied too), once per timed request, so every timed move POST is a fresh legal
+   move on a copy of its own.
 2. gunicorn starts; the two users log in through the real login form (GET it, POST it with its
    CSRF token).
 3. Timed, interleaved round-robin across kinds: the trivial page, the poll answered 204
@@ -86,6 +89,10 @@ USER_PREFIX = "webbench-"
 # takes minutes, so a younger prefix may be a run still going.
 STALE_AFTER_S = 2 * 3600
 HTTP_TIMEOUT_S = 30.0
+TX_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
+# A prepared match goes on past its ply until the awaited move hands the turn on (a Faraway
+# turn is a draw, then a card): this many entries at most.
+EXTRA_PLIES = 8
 WORKERS = 2
 
 VERSION_RE = re.compile(r'data-version="(\d+)"')
@@ -426,6 +433,25 @@ def round_over(engine: Any, state: Any) -> bool:
     return bool(probe and probe(state))
 
 
+def turn_passing(engine: Any, state: Any, seat: int) -> list[dict[str, Any]]:
+    """``seat``'s legal moves that hand the turn on and end neither the round nor the match.
+
+    Such a move is the whole work of a move POST (the turn changes hands, so the awaited seats
+    are rewritten too); a Faraway draw keeps the turn and does less. Timing only these makes
+    the plies comparable, and leaves out a round's end, whose next deal eager Celery would run
+    inside the request.
+    """
+    before = engine.awaiting(state)
+    found = []
+    for move in engine.legal_moves(state, seat):
+        after = engine.apply(state, seat, move)
+        if engine.is_over(after) or round_over(engine, after):
+            continue
+        if engine.awaiting(after) != before:
+            found.append(move)
+    return found
+
+
 def choice_seed(seed: int, ply: int) -> int:
     return seed * 100_003 + ply
 
@@ -466,7 +492,7 @@ def played_to(game: str, seed: int, options: dict[str, Any], ply: int, level: st
 
 def running_seed(game: str, options: dict[str, Any], ply: int, level: str, first: int) -> int:
     for seed in range(first, first + 500):
-        if played_to(game, seed, options, ply, level):
+        if played_to(game, seed, options, ply + EXTRA_PLIES, level):
             return seed
     raise SystemExit(f"web: no {game} seed from {first} keeps a match running to ply {ply}")
 
@@ -480,7 +506,8 @@ def entry_count(match: Any) -> int:
 def prepare_match(
     *, game: str, seed: int, options: dict[str, Any], ply: int, level: str, users: Sequence[Any]
 ) -> Any:
-    """A two-player match between ``users`` played through the services to ``ply`` entries."""
+    """A two-player match between ``users`` played through the services to ``ply`` entries,
+    and on (at most ``EXTRA_PLIES`` more) until the awaited seat can hand the turn on."""
     from games.bots import choose_move
     from games.engines import get_engine
     from games.models import Match
@@ -493,17 +520,20 @@ def prepare_match(
     match_join(match=match, user=users[1])
     seats = {s.index: s for s in match.seats.all()}
     played = 0
-    while played < ply:
+    while True:
         match.refresh_from_db()  # a round's deal may have run after the move's commit
         if match.status != Match.Status.ACTIVE or not match.awaiting:
             raise SystemExit(f"web: {game} seed {seed} stopped at ply {played}, short of {ply}")
         seat = seats[match.awaiting[0]]
-        view = engine.view(engine.load(match.state), seat.index)
+        state = engine.load(match.state)
+        if played >= ply and turn_passing(engine, state, seat.index):
+            return match
+        if played >= ply + EXTRA_PLIES:
+            raise SystemExit(f"web: {game} seed {seed}: no turn to hand on by ply {played}")
+        view = engine.view(state, seat.index)
         move = choose_move(game, level, view, seed=choice_seed(seed, played))
         move_submit(match=match, seat=seat, move=move, expected_version=match.version)
         played = entry_count(match)
-    match.refresh_from_db()
-    return match
 
 
 def copy_matches(original: Any, count: int) -> list[int]:
@@ -571,25 +601,14 @@ class Prepared:
 
 
 def fresh_moves(original: Any, count: int, seed: int) -> tuple[int, list[dict[str, Any]]]:
-    """The awaited seat and ``count`` legal moves for it, one per copy.
-
-    Moves that would end the match or the round are left out while others exist: every timed
-    POST is then the same kind of work (a round's end would deal the next round in the
-    request, eager Celery being the only worker here).
-    """
+    """The awaited seat and ``count`` of its legal moves that hand the turn on, one per copy."""
     from games.engines import get_engine
 
     engine = get_engine(original.game)
-    state = engine.load(original.state)
     seat = original.awaiting[0]
-    legal = engine.view(state, seat)["legal_moves"]
-    plain = []
-    for move in legal:
-        after = engine.apply(state, seat, move)
-        if not engine.is_over(after) and not round_over(engine, after):
-            plain.append(move)
+    moves = turn_passing(engine, engine.load(original.state), seat)
     rng = random.Random(f"{seed}|{original.game}|{original.pk}")
-    return seat, [rng.choice(plain or legal) for _ in range(count)]
+    return seat, [rng.choice(moves) for _ in range(count)]
 
 
 # --- The timed phase ----------------------------------------------------------------------
@@ -606,6 +625,8 @@ class Kind:
     samples: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     queries: list[int] = field(default_factory=list)
+    # How many of ``queries`` were BEGIN, COMMIT or savepoints: round trips all the same.
+    control: list[int] = field(default_factory=list)
 
 
 def build_kinds(
@@ -694,6 +715,9 @@ def count_queries(
         if response.status_code != kind.expected:
             kind.errors.append(f"in process answered {response.status_code}")
         kind.queries.append(len(captured.captured_queries))
+        kind.control.append(
+            sum(q["sql"].lstrip().upper().startswith(TX_CONTROL) for q in captured.captured_queries)
+        )
         if show == key and not shown:
             shown.extend(q["sql"] for q in captured.captured_queries)
 
@@ -1223,9 +1247,13 @@ def report_timed(
     print(cpu.line())
     print()
     print("\n".join(goals_table(kinds, prepared)))
-    print("\nQueries per request (in process, django.test.Client on the same database):")
+    print(
+        "\nQueries per request (in process, django.test.Client on the same database;"
+        " BEGIN, COMMIT and savepoints included, and counted apart in brackets):"
+    )
     for kind in kinds:
-        print(f"  {kind.label:<36}{' '.join(map(str, kind.queries))}")
+        counts = " ".join(f"{q} ({c})" for q, c in zip(kind.queries, kind.control, strict=True))
+        print(f"  {kind.label:<36}{counts}")
     errors = 0
     for kind in kinds:
         if kind.errors:
@@ -1368,10 +1396,11 @@ def main(argv: list[str] | None = None) -> int:
     failures = 0
     try:
         prepared = prepare_all(args, pair_users)
-        by_ply = {(p.game, p.ply): p for p in prepared}
-        # The 204 poll does the same work at any ply: it asks the longest match.
+        # The 204 poll does the same work at any ply: it asks the longest match. The table is
+        # re-rendered from the Faraway match nearest --render-ply.
         poll_match = max(prepared, key=lambda p: p.ply).original
-        render_match = (by_ply.get(("faraway", args.render_ply)) or prepared[0]).original
+        faraway = [p for p in prepared if p.game == "faraway"] or prepared
+        render_match = min(faraway, key=lambda p: abs(p.ply - args.render_ply)).original
 
         server = Gunicorn(data_dir)
         server.wait_ready()
