@@ -24,7 +24,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling
 from games import pages
 from games.engines import ENGINE_NAMES
 from games.forms import MatchNewForm, MoveForm
-from games.models import Match, Seat
+from games.models import Match
 from games.selectors import (
     lobby_open_matches,
     match_seats,
@@ -33,7 +33,7 @@ from games.selectors import (
     seat_of,
     user_matches,
 )
-from games.services import Rejected, match_create, match_join, move_submit
+from games.services import Rejected, match_create, match_join, player_move_submit
 
 TABLE_PARTIAL = "games/match.html#table"
 
@@ -161,45 +161,34 @@ def match_table(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required_htmx
 @require_POST
 def match_move(request: HttpRequest, pk: int) -> HttpResponse:
-    """A seat's move. The seats are read once, with the match row minus its snapshot; the
-    service then locks and reads the match itself, so the whole request costs the same number
-    of queries at every ply."""
-    seats = list(
-        Seat.objects.filter(match_id=pk)
-        .select_related("user", "match")
-        .defer("match__state", "match__start_events")
-        .order_by("index")
-    )
-    seat = seat_of(seats, request.user)
-    if seat is None:
-        match = get_object_or_404(Match, pk=pk)
-        return _move_refused(request, match, None, "You do not have a seat at this table.", 403)
-    match = seat.match
+    """A seat's move. The service finds the person's seat in the same locked read that checks
+    the match, and the answer carries only the new lines of the log (the page has the rest),
+    so the request costs the same few queries at every ply."""
     form = MoveForm(request.POST)
     if not form.is_valid():
-        return _move_refused(request, match, seat, "That move could not be read.", 400)
+        return _move_refused(request, pk, "That move could not be read.", 400)
     try:
-        move_submit(
-            match=match,
-            seat=seat,
+        played = player_move_submit(
+            match_id=pk,
+            user=request.user,
             move=form.cleaned_data["move"],
             expected_version=form.cleaned_data["version"],
-            seats=seats,
         )
     except Rejected as exc:
-        return _move_refused(request, match, seat, exc.message, exc.status)
+        return _move_refused(request, pk, exc.message, exc.status)
     if request.htmx:
-        context = match_table_context(match=match, seat=seat, seats=seats)
+        context = match_table_context(
+            match=played.match, seat=played.seat, seats=played.seats, appended=played.entry
+        )
         return render(request, TABLE_PARTIAL, context)
-    return redirect("match_detail", pk=match.pk)
+    return redirect("match_detail", pk=pk)
 
 
-def _move_refused(
-    request: HttpRequest, match: Match, seat: Any, message: str, status: int
-) -> HttpResponse:
-    """The table as it stands, with the refusal shown in it and a 4xx status."""
-    match = Match.objects.get(pk=match.pk)  # all of it, as committed now
-    context = match_table_context(match=match, seat=seat)
+def _move_refused(request: HttpRequest, pk: int, message: str, status: int) -> HttpResponse:
+    """The table as it stands now, with the refusal shown in it and a 4xx status."""
+    match = get_object_or_404(Match, pk=pk)
+    seats = match_seats(match_id=match.pk)
+    context = match_table_context(match=match, seat=seat_of(seats, request.user), seats=seats)
     context["error"] = message
     template = TABLE_PARTIAL if request.htmx else "games/match.html"
     return render(request, template, context, status=status)

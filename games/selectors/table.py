@@ -55,11 +55,18 @@ def match_log(*, match: Match, seat: int | None) -> list[LogEntry]:
 
 
 def match_table_context(
-    *, match: Match, seat: Seat | None, seats: Sequence[Seat] | None = None
+    *,
+    match: Match,
+    seat: Seat | None,
+    seats: Sequence[Seat] | None = None,
+    appended: Move | None = None,
 ) -> dict[str, Any]:
     """Everything the ``#table`` partial renders, for ``seat`` (``None``: a spectator).
 
     ``seats`` are the match's seats with their users when the caller has read them already.
+    ``appended`` is the entry the asking seat's own move just logged: that page already shows
+    the log up to it, so the table carries only that entry's lines (``log_append``) for the
+    page to put on top of its log, and the log is not read again.
     """
     seats = list(seats) if seats is not None else match_seats(match_id=match.pk)
     taken = {s.index: s.display_name for s in seats}
@@ -81,6 +88,11 @@ def match_table_context(
     engine = get_engine(match.game)
     index = None if seat is None else seat.index
     view = engine.view(engine.load(match.state), index)
-    log = match_log(match=match, seat=index)
+    if appended is None:
+        log = match_log(match=match, seat=index)
+    else:
+        events = engine.redact(appended.events, index)
+        log = [LogEntry(seat=appended.seat, events=events, auto=appended.auto)]
+        context["log_append"] = True
     context["table"] = table_build(match.game, view=view, names=names, log=log)
     return context

@@ -17,12 +17,13 @@ from games.services.bots import bot_move_play, bot_seed
 from games.services.deadlines import match_deadline_enforce
 from games.services.errors import JoinRejected, MoveRejected, Rejected, StaleVersion
 from games.services.matches import match_create, match_join, match_start
-from games.services.moves import match_next_round, move_submit
+from games.services.moves import Played, match_next_round, move_submit, player_move_submit
 from games.services.results import match_results_store
 
 __all__ = [
     "JoinRejected",
     "MoveRejected",
+    "Played",
     "Rejected",
     "StaleVersion",
     "bot_move_play",
@@ -34,4 +35,5 @@ __all__ = [
     "match_results_store",
     "match_start",
     "move_submit",
+    "player_move_submit",
 ]

@@ -40,6 +40,4 @@ def bot_move_play(*, match: Match, expected_version: int) -> Match | None:
     move = bots.choose_move(
         match.game, seat.bot_level, view, seed=bot_seed(match, seat.index), budget=budget
     )
-    return move_submit(
-        match=match, seat=seat, move=move, expected_version=expected_version, seats=seats
-    )
+    return move_submit(match=match, seat=seat, move=move, expected_version=expected_version)

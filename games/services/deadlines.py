@@ -65,7 +65,6 @@ def match_deadline_enforce(*, match: Match, now: Any = None) -> int:
                 move=move,
                 expected_version=match.version,
                 auto=auto,
-                seats=seats,
             )
         except StaleVersion:
             logger.info("deadline on match %s: the table moved first", match.pk)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from games.engines import IllegalMove, get_engine
@@ -14,6 +15,54 @@ from games.services._store import due_work_enqueue, entry_log, refresh, seats_of
 from games.services.errors import MoveRejected, StaleVersion
 
 
+@dataclass(frozen=True)
+class Played:
+    """A move that was played: the match as committed, the seat that moved, every seat of the
+    match (with their users) and the logged entry (its events unredacted)."""
+
+    match: Match
+    seat: Seat
+    seats: list[Seat]
+    entry: Move
+
+
+def _locked(match_id: int) -> tuple[Match, list[Seat]]:
+    """The match row, locked, and its seats with their users: one query.
+
+    ``FOR UPDATE OF`` the match only, so two moves on one table queue on its row while the
+    seats stay free to read. A match has a seat before it can have a move, so no seat means
+    no move to make here (the view tells a missing match, 404, from a seat not held, 403).
+    """
+    seats = list(
+        Seat.objects.filter(match_id=match_id)
+        .select_related("match", "user")
+        .select_for_update(of=("match",))
+        .order_by("index")
+    )
+    if not seats:
+        raise MoveRejected("You do not have a seat at this table.", status=403)
+    match = seats[0].match
+    for seat in seats:
+        seat.match = match
+    return match, seats
+
+
+def player_move_submit(
+    *, match_id: int, user: AbstractBaseUser, move: dict[str, Any], expected_version: int
+) -> Played:
+    """A person's move from the table: their seat is found in the same locked read that
+    checks the match, so a move request reads its seats once and the match once."""
+    with transaction.atomic():
+        locked, seats = _locked(match_id)
+        seat = next((s for s in seats if s.user_id == user.pk), None)
+        if seat is None:
+            raise MoveRejected("You do not have a seat at this table.", status=403)
+        entry = _move_play(
+            match=locked, seats=seats, seat=seat, move=move, expected_version=expected_version
+        )
+    return Played(match=locked, seat=seat, seats=seats, entry=entry)
+
+
 def move_submit(
     *,
     match: Match,
@@ -21,49 +70,70 @@ def move_submit(
     move: dict[str, Any],
     expected_version: int,
     auto: str = Move.Auto.CHOSEN,
-    seats: Sequence[Seat] | None = None,
 ) -> Match:
     """Play ``move`` for ``seat`` if the match is still at ``expected_version``: one transaction.
 
-    The match row is locked, so of two identical submissions one plays and the other finds the
-    version moved on (409). ``auto`` records why the server played a person's move for them.
-    ``seats`` are the match's seats when the caller has read them already (one read a request).
-    Returns ``match`` refreshed to the committed row.
+    The match row is locked (its seats read in the same query), so of two identical submissions
+    one plays and the other finds the version moved on (409). ``auto`` records why the server
+    played a person's move for them. Returns ``match`` refreshed to the committed row.
     """
     if seat.match_id != match.pk:
         raise MoveRejected("You do not have a seat at this table.", status=403)
-    engine = get_engine(match.game)
     with transaction.atomic():
-        locked = Match.objects.select_for_update().get(pk=match.pk)
-        if locked.status == Match.Status.WAITING:
-            raise MoveRejected("The match has not started yet.", status=409)
-        if locked.status == Match.Status.FINISHED:
-            raise StaleVersion("The match is over.", status=409)
-        if locked.version != expected_version:
-            raise StaleVersion(
-                "The table changed before your move arrived (another tab, or a double click); "
-                "here it is as it stands now.",
-                status=409,
-            )
-        before = engine.load(locked.state)
-        if not engine.legal_moves(before, seat.index):
-            raise MoveRejected("It is not your turn.", status=409)
-        try:
-            state = engine.apply(before, seat.index, move)
-        except IllegalMove as exc:
-            raise MoveRejected(str(exc), status=422) from exc
-        seats = seats_of(locked, seats)
-        entry_log(engine=engine, match=locked, seat=seat.index, move=move, state=state, auto=auto)
-        state_store(engine=engine, match=locked, state=state, previous=before, seats=seats)
-        # A person's card may be challenged: bots hold back for the window before answering.
-        window = (
-            seat.bot_level is None
-            and bool(locked.options.get("challenges"))
-            and move.get("type") in {"play", "prepend"}
+        locked, locked_seats = _locked(match.pk)
+        _move_play(
+            match=locked,
+            seats=locked_seats,
+            seat=next(s for s in locked_seats if s.index == seat.index),
+            move=move,
+            expected_version=expected_version,
+            auto=auto,
         )
-        due_work_enqueue(match=locked, engine=engine, state=state, window=window, seats=seats)
     refresh(match, locked)
     return match
+
+
+def _move_play(
+    *,
+    match: Match,
+    seats: list[Seat],
+    seat: Seat,
+    move: dict[str, Any],
+    expected_version: int,
+    auto: str = Move.Auto.CHOSEN,
+) -> Move:
+    """The one path into the engine for a move, inside the caller's transaction, with the
+    match row locked: check the version and the turn, apply, log, store, enqueue."""
+    engine = get_engine(match.game)
+    if match.status == Match.Status.WAITING:
+        raise MoveRejected("The match has not started yet.", status=409)
+    if match.status == Match.Status.FINISHED:
+        raise StaleVersion("The match is over.", status=409)
+    if match.version != expected_version:
+        raise StaleVersion(
+            "The table changed before your move arrived (another tab, or a double click); "
+            "here it is as it stands now.",
+            status=409,
+        )
+    before = engine.load(match.state)
+    if not engine.legal_moves(before, seat.index):
+        raise MoveRejected("It is not your turn.", status=409)
+    try:
+        state = engine.apply(before, seat.index, move)
+    except IllegalMove as exc:
+        raise MoveRejected(str(exc), status=422) from exc
+    entry = entry_log(
+        engine=engine, match=match, seat=seat.index, move=move, state=state, auto=auto
+    )
+    state_store(engine=engine, match=match, state=state, previous=before, seats=seats)
+    # A person's card may be challenged: bots hold back for the window before answering.
+    window = (
+        seat.bot_level is None
+        and bool(match.options.get("challenges"))
+        and move.get("type") in {"play", "prepend"}
+    )
+    due_work_enqueue(match=match, engine=engine, state=state, window=window, seats=seats)
+    return entry
 
 
 def match_next_round(*, match: Match, expected_version: int) -> Match:

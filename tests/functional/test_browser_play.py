@@ -18,6 +18,7 @@ from playwright.sync_api import Page
 
 from games.engines import faraway_cards, get_engine
 from games.models import Match
+from games.selectors import match_table_context
 from tests.functional.pages import Snapshot, TablePage, register
 
 FULL_TURNS_EACH = 3
@@ -87,6 +88,12 @@ def new_lines(before: Snapshot, after: Snapshot) -> list[str]:
     """Log lines that arrived between two snapshots (the log lists newest first)."""
     assert len(after.log) < 60, "the log is capped; this test plays too few moves to reach it"
     return after.log[: len(after.log) - len(before.log)]
+
+
+def server_log(match: Match, seat: int) -> list[str]:
+    """The log lines a freshly rendered table shows ``seat``, newest first, as on the page."""
+    context = match_table_context(match=match, seat=match.seats.get(index=seat))
+    return [line.strip() for line in reversed(context["table"]["events"])]
 
 
 def drawn_card_names(match: Match, seat: int) -> list[str]:
@@ -166,6 +173,8 @@ def test_two_people_register_share_a_faraway_match_and_see_each_other_play(
         arrived = new_lines(theirs, theirs_after)
         assert any(line.startswith(names[mover]) for line in arrived), (move, arrived)
         match.refresh_from_db()
+        # The mover's page put only the new lines on top of its log: it reads as a fresh page.
+        assert mine_after.log == server_log(match, mover), (mine_after.log, move)
         if move["type"] == "draw":
             draws[mover] += 1
             if move["source"] == "pack":
