@@ -162,6 +162,8 @@ elif _broker == "filesystem":
     for sub in ("queue", "processed", "control"):
         (CELERY_FILESYSTEM_DIR / sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_URL = "filesystem://"
+    # kombu's transport with its messages written atomically (config/broker.py says why).
+    CELERY_BROKER_TRANSPORT = "config.broker:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(CELERY_FILESYSTEM_DIR / "queue"),
         "data_folder_out": str(CELERY_FILESYSTEM_DIR / "queue"),
