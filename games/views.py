@@ -29,6 +29,7 @@ from games.selectors import (
     lobby_open_matches,
     match_seats,
     match_table_context,
+    match_version,
     seat_for_user,
     seat_of,
     user_matches,
@@ -144,10 +145,10 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def match_table(request: HttpRequest, pk: int) -> HttpResponse:
     """The poll: 204 while ``?version`` is current (one small query, no engine work)."""
-    row = Match.objects.filter(pk=pk).values_list("version", flat=True).first()
-    if row is None:
+    version = match_version(match_id=pk)
+    if version is None:
         raise Http404
-    if request.GET.get("version") == str(row):
+    if request.GET.get("version") == str(version):
         return HttpResponse(status=204)
     match = Match.objects.get(pk=pk)
     seats = match_seats(match_id=match.pk)

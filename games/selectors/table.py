@@ -6,10 +6,27 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import connection
 
 from games.engines import get_engine
 from games.models import Match, Move, Seat
 from games.presentation import EVENT_LOG_LENGTH, LogEntry, table_build
+
+
+def match_version(*, match_id: int) -> int | None:
+    """The match's version, or ``None`` if there is no such match: all a 204 poll reads.
+
+    Every open table asks this every two seconds, so it is one plain statement: through the
+    ORM (``filter().values_list().first()``) it measured 0.36 ms here against 0.14 ms for this,
+    the difference between a poll at 1.2x a trivial page and one at 1.1x (docs/performance.md).
+    """
+    table = connection.ops.quote_name(Match._meta.db_table)
+    version = connection.ops.quote_name(Match._meta.get_field("version").column)
+    key = connection.ops.quote_name(Match._meta.pk.column)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {version} FROM {table} WHERE {key} = %s", [match_id])
+        row = cursor.fetchone()
+    return None if row is None else row[0]
 
 
 def match_seats(*, match_id: int) -> list[Seat]:
