@@ -28,8 +28,6 @@ a message and only the engines are measured.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import random
 import sys
 import time
@@ -42,6 +40,7 @@ if str(ROOT) not in sys.path:
     # Run as a plain script (``python bench/engines.py``), the repo root is not on the path.
     sys.path.insert(0, str(ROOT))
 
+from bench.machine import load_line, machine_line  # noqa: E402
 from games.engines import get_engine  # noqa: E402
 
 # A game that has not ended after this many moves means an engine that loops: stop loudly
@@ -222,29 +221,6 @@ def run_slice(subject: Subject, rng: random.Random, budget: float) -> None:
 
 def rate(count: int, seconds: float) -> float:
     return count / seconds if seconds else 0.0
-
-
-def machine_line() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return (
-        f"{cpu}, {os.cpu_count()} cores; Python {platform.python_version()}"
-        f" ({platform.python_implementation()}) on {platform.system()} {platform.release()}"
-    )
-
-
-def load_line() -> str:
-    try:
-        one, five, fifteen = os.getloadavg()
-    except OSError:
-        return "load average unavailable"
-    return f"load average {one:.2f} {five:.2f} {fifteen:.2f}"
 
 
 def package_versions() -> str:

@@ -54,7 +54,6 @@ import html
 import http.client
 import json
 import os
-import platform
 import random
 import re
 import secrets
@@ -79,6 +78,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     # Run as a plain script (``python bench/web.py``), the repo root is not on the path.
     sys.path.insert(0, str(ROOT))
+
+from bench.machine import load_line, machine_line  # noqa: E402
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/parlour_bench"
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
@@ -118,29 +119,6 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 def p50(values: Sequence[float]) -> float:
     return statistics.median(values) if values else float("nan")
-
-
-def machine_line() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return (
-        f"{cpu}, {os.cpu_count()} cores; Python {platform.python_version()}"
-        f" ({platform.python_implementation()}) on {platform.system()} {platform.release()}"
-    )
-
-
-def load_line() -> str:
-    try:
-        one, five, fifteen = os.getloadavg()
-    except OSError:
-        return "load average unavailable"
-    return f"load average {one:.2f} {five:.2f} {fifteen:.2f}"
 
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
