@@ -405,12 +405,6 @@ def offered_moves(page: str) -> list[dict[str, Any]]:
 # --- Preparing matches through the services -----------------------------------------------
 
 
-def round_over(engine: Any, state: Any) -> bool:
-    """Whether a round ended and the next deal is due (engines without rounds: never)."""
-    probe = getattr(engine, "round_over", None)
-    return bool(probe and probe(state))
-
-
 def turn_passing(engine: Any, state: Any, seat: int) -> list[dict[str, Any]]:
     """``seat``'s legal moves that hand the turn on and end neither the round nor the match.
 
@@ -423,7 +417,7 @@ def turn_passing(engine: Any, state: Any, seat: int) -> list[dict[str, Any]]:
     found = []
     for move in engine.legal_moves(state, seat):
         after = engine.apply(state, seat, move)
-        if engine.is_over(after) or round_over(engine, after):
+        if engine.is_over(after) or engine.round_over(after):
             continue
         if engine.awaiting(after) != before:
             found.append(move)
@@ -462,7 +456,7 @@ def played_to(game: str, seed: int, options: dict[str, Any], ply: int, level: st
             state, seat, choose_move(game, level, view, seed=choice_seed(seed, played))
         )
         played += 1
-        if not engine.is_over(state) and round_over(engine, state):
+        if not engine.is_over(state) and engine.round_over(state):
             state = engine.next_round(state)
             played += 1
     return not engine.is_over(state)

@@ -83,7 +83,7 @@ def find_position(
         rng = random.Random(seed)
         moves: Moves = []
         while not engine.is_over(state) and len(moves) < 600:
-            if getattr(engine, "round_over", None) and engine.round_over(state):
+            if engine.round_over(state):
                 state = engine.next_round(state)
                 moves.append((None, None))
                 continue
