@@ -28,10 +28,8 @@ VOTE_DEADLINE_WITHOUT_TURN_DEADLINE = timedelta(hours=24)
 STATE_FIELDS = ("state", "awaiting", "version", "ply", "head_hash", "deadline_at", "updated_at")
 
 
-def seats_of(match: Match, seats: Sequence[Seat] | None) -> list[Seat]:
-    """The match's seats: the caller's list when it already read them, else one query."""
-    if seats is not None:
-        return list(seats)
+def seats_of(match: Match) -> list[Seat]:
+    """The match's seats, by index (for writes that did not read them with the lock)."""
     return list(Seat.objects.filter(match_id=match.pk).order_by("index"))
 
 

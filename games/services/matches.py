@@ -120,7 +120,7 @@ def match_start(*, match: Match) -> Match:
         locked = Match.objects.select_for_update().get(pk=match.pk)
         if locked.status != Match.Status.WAITING:
             raise Rejected("This match has already started.", status=409)
-        seats = seats_of(locked, None)
+        seats = seats_of(locked)
         if len(seats) != locked.num_players:
             raise Rejected("The match starts when every seat is taken.", status=409)
         dealer = seeded_rng(locked.seed, "dealer").randrange(locked.num_players)

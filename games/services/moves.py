@@ -151,7 +151,7 @@ def match_next_round(*, match: Match, expected_version: int) -> Match:
         if not engine.round_over(before):  # a game without rounds is never over a round
             raise StaleVersion("The round is still being played.", status=409)
         state = engine.next_round(before)
-        seats = seats_of(locked, None)
+        seats = seats_of(locked)
         entry_log(
             engine=engine, match=locked, seat=None, move=dict(NEXT_ROUND), state=state, auto=""
         )
