@@ -14,6 +14,8 @@ MAX_SEATS = 8
 BOT_CHOICES = [(level.value, f"{level.label} bot") for level in BotLevel]
 ME = "me"
 PERSON = "person"
+PUBLIC = "public"
+PRIVATE = "private"
 
 
 class MatchNewForm(forms.Form):
@@ -38,6 +40,17 @@ class MatchNewForm(forms.Form):
         empty_value=None,
         required=False,
         help_text="When a person's time runs out, the greedy bot plays that turn for them.",
+    )
+
+    visibility = forms.ChoiceField(
+        label="Who may watch",
+        choices=[
+            (PUBLIC, "Public: listed in the lobby; anyone signed in may take a free seat or watch"),
+            (PRIVATE, "Private: only people with the invite link may sit; no one else sees it"),
+        ],
+        widget=forms.RadioSelect,
+        initial=PUBLIC,
+        required=False,
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -80,6 +93,11 @@ class MatchNewForm(forms.Form):
         data = self.cleaned_data
         chosen = {i: data.get(f"seat_{i}") or "" for i in range(data["num_players"])}
         return {i: level for i, level in chosen.items() if level in BotLevel.values}
+
+    def public(self) -> bool:
+        """Public unless the creator chose private (a form posted without the choice is
+        public, as the form offers it)."""
+        return (self.cleaned_data.get("visibility") or PUBLIC) == PUBLIC
 
     def creator_plays(self) -> bool:
         return (self.cleaned_data.get("seat_0") or ME) == ME

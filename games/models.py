@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from games.engines import GAME_TITLES
+from games.engines import GAME_TITLES, records
 
 
 def new_invite_token() -> str:
@@ -18,6 +18,11 @@ def new_invite_token() -> str:
 def new_seed() -> int:
     # 63 bits keeps the seed inside a signed BigIntegerField on every database.
     return secrets.randbits(63)
+
+
+def new_salt() -> str:
+    """The secret salt of a match's seed commitment: 32 random bytes as lowercase hex."""
+    return secrets.token_hex(records.SALT_BYTES)
 
 
 class BotLevel(models.TextChoices):
@@ -58,10 +63,19 @@ class Match(models.Model):
     # included), so ``new_game(num_players, seed, options)`` + the move log replays the match.
     options = models.JSONField(default=dict, blank=True)
     seed = models.BigIntegerField(default=new_seed)
+    # The seed commitment (docs/records.md): ``commitment`` is shown from the first move, the
+    # seed and ``salt`` only once the match is over. Set by ``match_create``.
+    salt = models.CharField(max_length=64, default=new_salt)
+    commitment = models.CharField(max_length=64, blank=True, default="")
+    # Public: any signed-in user may watch it and its replay (public facts only) and find it in
+    # the lobby. Private: its members only (the seated and the creator); others get a 404.
+    public = models.BooleanField(default=False)
     state = models.JSONField(null=True, blank=True)
     # The deal's events (``engine.events`` of the new game), shown first in the table's log.
     start_events = models.JSONField(default=list, blank=True)
     ply = models.PositiveIntegerField(default=0)
+    # Rounds dealt so far (Gulliver deals several; The Faraway Tree has one).
+    rounds = models.PositiveSmallIntegerField(default=1)
     head_hash = models.CharField(max_length=64, blank=True, default="")
     version = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
@@ -88,6 +102,7 @@ class Match(models.Model):
         indexes = [
             models.Index(fields=["status", "-updated_at"]),
             models.Index(fields=["status", "deadline_at"]),
+            models.Index(fields=["public", "status", "-updated_at"], name="match_public_status"),
         ]
         verbose_name_plural = "matches"
 
@@ -173,7 +188,12 @@ class Move(models.Model):
     page redacts them per seat through ``engine.redact``. ``chain_hash`` covers the state after
     the entry, the entry itself and the previous link, so the last one pins the whole history.
     ``auto`` says why the server made a person's move for them ("" for a move they chose).
+    ``checkpoint`` is the engine's dump of the state after this entry on every
+    ``CHECKPOINT_EVERY``-th ply (``None`` elsewhere), so a replay frame folds at most
+    ``CHECKPOINT_EVERY - 1`` entries whatever the ply (docs/storage.md).
     """
+
+    CHECKPOINT_EVERY = 20
 
     class Auto(models.TextChoices):
         CHOSEN = "", "Chosen by the seat"
@@ -187,6 +207,7 @@ class Move(models.Model):
     events = models.JSONField(default=list, blank=True)
     chain_hash = models.CharField(max_length=64)
     auto = models.CharField(max_length=20, choices=Auto.choices, blank=True, default="")
+    checkpoint = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games.engines import get_engine, replay
+from games.engines import get_engine, records, replay
 from games.engines.base import seeded_rng
 from games.engines.results import standings
 from games.models import Match, Move
@@ -34,20 +34,20 @@ def match_make(
     seed: int | None = None,
     options: dict[str, Any] | None = None,
     seats: int | None = None,
+    public: bool = True,
 ) -> Match:
     """A match created by ``players[0]`` and joined by the rest, in order (started when full).
 
-    ``seed`` replaces the drawn seed before anyone else sits, so the deal is known.
+    ``seed`` fixes the deal. Public by default, as the new-match form offers it.
     """
     match = match_create(
         game=game,
         num_players=seats or len(players),
         created_by=players[0],
         options=options,
+        seed=seed,
+        public=public,
     )
-    if seed is not None:
-        Match.objects.filter(pk=match.pk).update(seed=seed)
-        match.refresh_from_db()
     for user in players[1:]:
         match_join(match=match, user=user)
     match.refresh_from_db()
@@ -105,7 +105,8 @@ def normalise_table_html(page: str) -> str:
 
 def assert_replays(match: Match) -> Any:
     """The stored log replays through the one fold to every stored link of the hash chain, the
-    snapshot and, once over, the result columns; returns the final state."""
+    snapshot, every replay checkpoint, the round count, the seed commitment and, once over, the
+    result columns; returns the final state."""
     match.refresh_from_db()
     engine = get_engine(match.game)
     rows = list(Move.objects.filter(match=match).order_by("ply"))
@@ -117,6 +118,10 @@ def assert_replays(match: Match) -> Any:
     state = engine.new_game(match.num_players, match.seed, match.options)
     for state, row in zip(replay.frames(*args, entries), rows, strict=True):
         assert engine.events(state) == row.events
+        due = row.ply % Move.CHECKPOINT_EVERY == 0
+        assert row.checkpoint == (engine.dump(state) if due else None)
+    assert match.rounds == 1 + sum(1 for r in rows if r.seat is None)
+    assert match.commitment == records.seed_commitment(match.salt, match.seed)
     assert engine.dump(state) == match.state
     if engine.is_over(state):
         table = standings(engine.outcome(state), match.num_players)

@@ -107,6 +107,9 @@ class Engine(ABC):
     min_players: int
     max_players: int
     rules_version: int
+    # Options that fix hidden cards (a stacked pack, for tests and studies): a record of a
+    # running match withholds them with the seed (docs/records.md).
+    secret_options: frozenset[str] = frozenset({"deck"})
 
     @abstractmethod
     def new_game(self, num_players: int, seed: int, options: dict | None = None) -> Any: ...

@@ -43,10 +43,23 @@ def _listed(qs: QuerySet[Match]) -> QuerySet[Match]:
 
 
 def lobby_open_matches(*, user: AbstractBaseUser) -> list[MatchListing]:
-    """Waiting matches with a free seat that ``user`` does not already sit at, oldest first."""
+    """Public waiting matches with a free seat that ``user`` does not sit at, oldest first
+    (a private match is joined through its invite link only)."""
     qs = _listed(
-        Match.objects.filter(status=Match.Status.WAITING).exclude(seats__user=user)
+        Match.objects.filter(public=True, status=Match.Status.WAITING).exclude(seats__user=user)
     ).order_by("created_at")
+    return [MatchListing(m, None, False, _names(m)) for m in qs]
+
+
+# The lobby shows the liveliest public matches to watch, not every one.
+WATCHABLE_LENGTH = 20
+
+
+def lobby_watchable_matches(*, user: AbstractBaseUser) -> list[MatchListing]:
+    """Public matches in play that ``user`` does not sit at, most recently moved first."""
+    qs = _listed(
+        Match.objects.filter(public=True, status=Match.Status.ACTIVE).exclude(seats__user=user)
+    ).order_by("-updated_at")[:WATCHABLE_LENGTH]
     return [MatchListing(m, None, False, _names(m)) for m in qs]
 
 

@@ -36,9 +36,11 @@ def seats_of(match: Match) -> list[Seat]:
 def entry_log(
     *, engine: Engine, match: Match, seat: int | None, move: dict[str, Any], state: Any, auto: str
 ) -> Move:
-    """Append one entry: the events it produced, unredacted, and its link of the hash chain."""
+    """Append one entry: the events it produced, unredacted, its link of the hash chain and,
+    on every ``Move.CHECKPOINT_EVERY``-th ply, the state it left (for replays)."""
     match.ply += 1
     link = replay.chain_hash(match.head_hash, seat, move, engine.state_hash(state))
+    checkpoint = engine.dump(state) if match.ply % Move.CHECKPOINT_EVERY == 0 else None
     entry = Move.objects.create(
         match=match,
         ply=match.ply,
@@ -47,6 +49,7 @@ def entry_log(
         events=engine.events(state),
         chain_hash=link,
         auto=auto,
+        checkpoint=checkpoint,
     )
     match.head_hash = link
     return entry

@@ -9,7 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games.engines import get_engine
+from games.engines import get_engine, records
 from games.engines.base import seeded_rng
 from games.models import DEADLINE_CHOICES, BotLevel, Match, Seat
 from games.services._store import due_work_enqueue, refresh, seats_of, state_store
@@ -26,10 +26,13 @@ def match_create(
     creator_plays: bool = True,
     deadline_days: int | None = None,
     seed: int | None = None,
+    public: bool = False,
 ) -> Match:
     """A waiting match; the engine vets the player count and options.
 
     ``seed`` fixes the deal (tests, or replaying a known deal); it is drawn at random otherwise.
+    The seed commitment is drawn here (``games.engines.records``). A ``public`` match may be
+    watched by any signed-in user and is listed in the lobby; a private one is its members'.
     ``bots`` maps seat numbers to bot levels. The creator takes the lowest seat left without a
     bot, unless ``creator_plays`` is false (they only watch). A table full at creation (every
     seat a bot, or the creator and bots) starts at once.
@@ -59,9 +62,11 @@ def match_create(
             options=options,
             created_by=created_by,
             deadline_days=deadline_days,
+            public=public,
         )
         if seed is not None:
             match.seed = seed
+        match.commitment = records.seed_commitment(match.salt, match.seed)
         try:
             # Dealing once now means a bad option fails here, not when the last player sits.
             engine.new_game(num_players, match.seed, options)

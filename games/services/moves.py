@@ -157,7 +157,15 @@ def match_next_round(*, match: Match, expected_version: int) -> Match:
         entry_log(
             engine=engine, match=locked, seat=None, move=dict(NEXT_ROUND), state=state, auto=""
         )
-        state_store(engine=engine, match=locked, state=state, previous=before, seats=seats)
+        locked.rounds += 1
+        state_store(
+            engine=engine,
+            match=locked,
+            state=state,
+            previous=before,
+            seats=seats,
+            extra_fields=("rounds",),
+        )
         due_work_enqueue(match=locked, engine=engine, state=state, window=False, seats=seats)
     refresh(match, locked)
     return match

@@ -1,6 +1,7 @@
 """The data migration replays matches stored the old way (whole event log in the snapshot, a
 plain state hash per ply) into the new storage: per-move events, the hash chain, result and
-"awaited" columns."""
+"awaited" columns; then each gets a salt of its own, its seed commitment, its replay checkpoints
+and its round count, and stays private."""
 
 from __future__ import annotations
 
@@ -10,12 +11,12 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from games.engines import get_engine, replay
-from games.models import Match, Seat
+from games.engines import get_engine, records, replay
+from games.models import Match, Move, Seat
 from tests import factories
 
 BEFORE = [("games", "0002_bots_deadlines")]
-AFTER = [("games", "0004_replay_into_new_storage")]
+AFTER = [("games", "0006_fill_records_replays")]
 
 
 def _random_log(game: str, players: int, seed: int, options: dict, plies: int | None):
@@ -82,3 +83,16 @@ def test_old_matches_are_replayed_into_per_move_events_chained_hashes_and_result
     awaited = Seat.objects.filter(match=in_play, awaited_since__isnull=False)
     assert [s.index for s in awaited] == in_play.awaiting
     assert not Seat.objects.filter(match=in_play).exclude(result=None).exists()
+
+    both = [finished, in_play]
+    assert finished.salt != in_play.salt  # one salt each, not the AddField default for all
+    for match in both:
+        assert not match.public
+        assert match.commitment == records.seed_commitment(match.salt, match.seed)
+        assert match.rounds == 1 + match.moves.filter(seat=None).count()
+    engine = get_engine("faraway")
+    checkpoints = Move.objects.filter(match=in_play).exclude(checkpoint=None)
+    assert [m.ply for m in checkpoints] == [20]
+    entries = [(m.seat, m.payload) for m in in_play.moves.order_by("ply")]
+    at_20 = list(replay.frames(engine, 2, in_play.seed, in_play.options, entries[:20]))[-1]
+    assert checkpoints[0].checkpoint == engine.dump(at_20)

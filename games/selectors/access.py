@@ -1,0 +1,61 @@
+"""Who may see a match: a public match any signed-in user, a private one its members only.
+
+The members of a match are the people seated at it and its creator (who may only watch).
+Everyone else is told a private match does not exist (404), so its existence does not leak;
+what a permitted viewer sees of the cards is the engine's business (``engine.view``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import connection
+from django.http import Http404
+
+from games.models import Match, Seat
+
+
+def match_visible(*, match: Match, seats: Sequence[Seat], user: AbstractBaseUser) -> bool:
+    """Whether ``user`` may see ``match`` (its table, replay and record) at all."""
+    if match.public and user.is_authenticated:
+        return True
+    if not user.is_authenticated:
+        return False
+    return match.created_by_id == user.pk or any(s.user_id == user.pk for s in seats)
+
+
+def match_visible_or_404(*, match: Match, seats: Sequence[Seat], user: AbstractBaseUser) -> None:
+    if not match_visible(match=match, seats=seats, user=user):
+        raise Http404("No such match.")
+
+
+def match_poll_version(*, match_id: int, user: AbstractBaseUser) -> int | None:
+    """The match's version if ``user`` may see the match, else ``None`` (as for no match).
+
+    Every open table asks this every two seconds, so it is one plain statement: through the
+    ORM (``filter().values_list().first()``) a version read measured 0.36 ms here against
+    0.14 ms written out, the difference between a poll at 1.2x a trivial page and one at 1.1x
+    (docs/performance.md). Standard SQL, so SQLite runs the same text.
+    """
+    q = connection.ops.quote_name
+    match_table, seat_table = q(Match._meta.db_table), q(Seat._meta.db_table)
+    version = q(Match._meta.get_field("version").column)
+    public = q(Match._meta.get_field("public").column)
+    creator = q(Match._meta.get_field("created_by").column)
+    key = q(Match._meta.pk.column)
+    seat_match = q(Seat._meta.get_field("match").column)
+    seat_user = q(Seat._meta.get_field("user").column)
+    user_id = user.pk if user.is_authenticated else None
+    sql = (
+        f"SELECT m.{version}, m.{public}, m.{creator} = %s OR EXISTS ("
+        f"SELECT 1 FROM {seat_table} s WHERE s.{seat_match} = m.{key} AND s.{seat_user} = %s)"
+        f" FROM {match_table} m WHERE m.{key} = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [user_id, user_id, match_id])
+        row = cursor.fetchone()
+    if row is None or not user.is_authenticated:
+        return None
+    current, is_public, member = row
+    return current if (is_public or member) else None

@@ -1,0 +1,42 @@
+"""What every games page shares: the sign-in gate that knows htmx, and the visible match."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django_htmx.http import HttpResponseClientRedirect
+
+from games.models import Match, Seat
+from games.selectors import match_seats, match_visible_or_404
+
+
+def login_required_htmx(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """``login_required`` that sends an HTMX request's whole page to the login form."""
+
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not request.user.is_authenticated:
+            if request.htmx:
+                return HttpResponseClientRedirect(
+                    f"{reverse(settings.LOGIN_URL)}?next={request.htmx.current_url_abs_path or '/'}"
+                )
+            return redirect_to_login(request.get_full_path())
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def visible_match(request: HttpRequest, pk: int) -> tuple[Match, list[Seat]]:
+    """The match and its seats, or a 404 when there is none or ``request.user`` may not see
+    it (a private match of others): the first step of every page about one match."""
+    match = get_object_or_404(Match, pk=pk)
+    seats = match_seats(match_id=match.pk)
+    match_visible_or_404(match=match, seats=seats, user=request.user)
+    return match, seats

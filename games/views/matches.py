@@ -1,0 +1,112 @@
+"""The home page, the lobby, creating a match and taking a seat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games.engines import ENGINE_NAMES
+from games.forms import MatchNewForm
+from games.models import Match
+from games.selectors import (
+    lobby_open_matches,
+    lobby_watchable_matches,
+    match_seats,
+    match_table_context,
+    seat_of,
+    user_matches,
+)
+from games.services import Rejected, match_create, match_join
+from games.views.common import visible_match
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    context: dict[str, Any] = {"games": Match.Game.choices}
+    if request.user.is_authenticated:
+        context["my_matches"] = user_matches(user=request.user, limit=5)
+    return render(request, "home.html", context)
+
+
+@login_required
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "games/lobby.html",
+        {
+            "open_matches": lobby_open_matches(user=request.user),
+            "watchable_matches": lobby_watchable_matches(user=request.user),
+            "my_matches": user_matches(user=request.user),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def match_new(request: HttpRequest) -> HttpResponse:
+    initial = {"game": request.GET["game"]} if request.GET.get("game") in ENGINE_NAMES else {}
+    form = MatchNewForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            match = match_create(
+                game=form.cleaned_data["game"],
+                num_players=form.cleaned_data["num_players"],
+                created_by=request.user,
+                options=form.engine_options(),
+                bots=form.bots(),
+                creator_plays=form.creator_plays(),
+                deadline_days=form.cleaned_data.get("deadline_days"),
+                public=form.public(),
+            )
+        except Rejected as exc:
+            form.add_error(None, exc.message)
+        else:
+            if match.status == Match.Status.WAITING:
+                messages.success(request, "Match created: send the invite link to your friends.")
+            else:
+                messages.success(request, "Match created: every seat is taken, so it has begun.")
+            return redirect("match_detail", pk=match.pk)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "games/match_new.html", {"form": form}, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def match_invite(request: HttpRequest, token: str) -> HttpResponse:
+    """The invite link: whoever holds it may see the waiting table and sit down, private or
+    not (the link is the invitation)."""
+    match = get_object_or_404(Match, invite_token=token)
+    if request.method == "POST":
+        return _join(request, match)
+    seats = match_seats(match_id=match.pk)
+    if seat_of(seats, request.user) is not None:
+        return redirect("match_detail", pk=match.pk)
+    context = match_table_context(match=match, seat=None, seats=seats)
+    return render(request, "games/match_invite.html", context)
+
+
+@login_required
+@require_POST
+def match_join_open(request: HttpRequest, pk: int) -> HttpResponse:
+    """Taking a seat from the lobby: public matches only (a private one is joined by its
+    invite link, and is a 404 to everyone else)."""
+    match, _ = visible_match(request, pk)
+    if not match.public and match.created_by_id != request.user.pk:
+        raise Http404("No such match.")
+    return _join(request, match)
+
+
+def _join(request: HttpRequest, match: Match) -> HttpResponse:
+    try:
+        seat = match_join(match=match, user=request.user)
+    except Rejected as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"You sit at seat {seat.index + 1}.")
+    return redirect("match_detail", pk=match.pk)

@@ -1,0 +1,78 @@
+"""A match's table: the page, its poll and the moves made on it."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseStopPolling
+
+from games.forms import MoveForm
+from games.models import Match
+from games.selectors import match_poll_version, match_seats, match_table_context, seat_of
+from games.services import Rejected, player_move_submit
+from games.views.common import login_required_htmx, visible_match
+
+TABLE_PARTIAL = "games/match.html#table"
+
+
+@login_required_htmx
+@require_GET
+def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    match, seats = visible_match(request, pk)
+    context = match_table_context(match=match, seat=seat_of(seats, request.user), seats=seats)
+    template = TABLE_PARTIAL if request.htmx else "games/match.html"
+    return render(request, template, context)
+
+
+@login_required_htmx
+@require_GET
+def match_table(request: HttpRequest, pk: int) -> HttpResponse:
+    """The poll: 204 while ``?version`` is current (one small query, no engine work)."""
+    version = match_poll_version(match_id=pk, user=request.user)
+    if version is None:
+        raise Http404
+    if request.GET.get("version") == str(version):
+        return HttpResponse(status=204)
+    match = Match.objects.get(pk=pk)
+    seats = match_seats(match_id=match.pk)
+    context = match_table_context(match=match, seat=seat_of(seats, request.user), seats=seats)
+    response = render(request, TABLE_PARTIAL, context)
+    if match.status == Match.Status.FINISHED:
+        return HttpResponseStopPolling(response.content)
+    return response
+
+
+@login_required_htmx
+@require_POST
+def match_move(request: HttpRequest, pk: int) -> HttpResponse:
+    """A seat's move. The service finds the person's seat in the same locked read that checks
+    the match, and the answer carries only the new lines of the log (the page has the rest),
+    so the request costs the same few queries at every ply."""
+    form = MoveForm(request.POST)
+    if not form.is_valid():
+        return _move_refused(request, pk, "That move could not be read.", 400)
+    try:
+        played = player_move_submit(
+            match_id=pk,
+            user=request.user,
+            move=form.cleaned_data["move"],
+            expected_version=form.cleaned_data["version"],
+        )
+    except Rejected as exc:
+        return _move_refused(request, pk, exc.message, exc.status)
+    if request.htmx:
+        context = match_table_context(
+            match=played.match, seat=played.seat, seats=played.seats, appended=played.entry
+        )
+        return render(request, TABLE_PARTIAL, context)
+    return redirect("match_detail", pk=pk)
+
+
+def _move_refused(request: HttpRequest, pk: int, message: str, status: int) -> HttpResponse:
+    """The table as it stands now, with the refusal shown in it and a 4xx status."""
+    match, seats = visible_match(request, pk)
+    context = match_table_context(match=match, seat=seat_of(seats, request.user), seats=seats)
+    context["error"] = message
+    template = TABLE_PARTIAL if request.htmx else "games/match.html"
+    return render(request, template, context, status=status)
