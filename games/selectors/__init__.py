@@ -2,7 +2,12 @@
 (lists of matches), ``table`` (one match's table). Table contexts come from
 ``engine.view(state, seat)`` and the logged events, redacted for that seat, and nothing else."""
 
-from games.selectors.access import match_poll_version, match_visible, match_visible_or_404
+from games.selectors.access import (
+    match_poll_version,
+    match_visible,
+    match_visible_or_404,
+    matches_visible_q,
+)
 from games.selectors.lobby import (
     MatchListing,
     lobby_open_matches,
@@ -24,6 +29,7 @@ __all__ = [
     "match_table_context",
     "match_visible",
     "match_visible_or_404",
+    "matches_visible_q",
     "seat_of",
     "user_matches",
 ]

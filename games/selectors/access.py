@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection
+from django.db.models import Exists, OuterRef, Q
 from django.http import Http404
 
 from games.models import Match, Seat
@@ -23,6 +24,22 @@ def match_visible(*, match: Match, seats: Sequence[Seat], user: AbstractBaseUser
     if not user.is_authenticated:
         return False
     return match.created_by_id == user.pk or any(s.user_id == user.pk for s in seats)
+
+
+def matches_visible_q(user: AbstractBaseUser, *, via: str = "") -> Q:
+    """A filter for the matches ``user`` may see, for lists and counts: on ``Match`` itself
+    (``via=""``), or on a model reaching it through a foreign key (``via="match"`` on
+    ``Seat``). One ``EXISTS`` for membership, so a list stays one query without duplicate rows.
+    """
+    prefix = f"{via}__" if via else ""
+    if not user.is_authenticated:
+        return Q(pk__in=[])
+    member = Seat.objects.filter(match_id=OuterRef(f"{prefix}pk"), user_id=user.pk)
+    return (
+        Q(**{f"{prefix}public": True})
+        | Q(**{f"{prefix}created_by_id": user.pk})
+        | Q(Exists(member))
+    )
 
 
 def match_visible_or_404(*, match: Match, seats: Sequence[Seat], user: AbstractBaseUser) -> None:
