@@ -7,5 +7,11 @@ urlpatterns = [
     path("profile/", views.profile_self, name="profile_self"),
     # login/, logout/, password_change/, password_reset/, reset/<uidb64>/<token>/ ...
     path("", include("django.contrib.auth.urls")),
+    # Profiles lived here before /players/<username>/: old links still arrive.
+    path("<str:username>/", views.profile_moved, name="profile_moved"),
+]
+
+# Mounted at /players/ by config/urls.py.
+player_urlpatterns = [
     path("<str:username>/", views.profile, name="profile"),
 ]

@@ -94,6 +94,8 @@ TX_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
 # A prepared match goes on past its ply until the awaited move hands the turn on (a Faraway
 # turn is a draw, then a card): this many entries at most.
 EXTRA_PLIES = 8
+# The late replay frame is this many plies before the end of the longest match (500: ply 400).
+REPLAY_LATE_BEFORE_END = 100
 WORKERS = 2
 
 VERSION_RE = re.compile(r'data-version="(\d+)"')
@@ -632,7 +634,42 @@ def build_kinds(
             return lambda: client.post_move(p.copies[i], p.moves[i], p.version)
 
         kinds.append(Kind(f"move-{p.game}-{p.ply}", p.label, 200, make))
+    for key, label, path, headers in replay_requests(prepared):
+        kinds.append(
+            Kind(
+                key,
+                label,
+                200,
+                lambda i, path=path, h=headers: lambda: user_a.request("GET", path, headers=h),
+            )
+        )
     return kinds
+
+
+def replay_requests(prepared: list[Prepared]) -> list[tuple[str, str, str, dict[str, str]]]:
+    """The replay viewer on the longest prepared match of each game (read only, so on the
+    original): the whole page and the htmx frame, at ply 5 and ``REPLAY_LATE_BEFORE_END``
+    plies before its end (Faraway 500: ply 400), as seat 0 (user a) sees it."""
+    longest = {p.game: p for p in sorted(prepared, key=lambda p: p.ply)}
+    requests = []
+    for game, p in sorted(longest.items()):
+        late = max(p.ply - REPLAY_LATE_BEFORE_END, 6)
+        for ply in (5, late):
+            path = f"/matches/{p.original.pk}/replay/?ply={ply}&as=0"
+            name = "Faraway" if game == "faraway" else "Gulliver"
+            frame_headers = {"HX-Request": "true", "HX-Target": "replay-frame"}
+            requests.append(
+                (f"replay-page-{game}-{ply}", f"replay page, {name} {ply}/{p.ply}", path, {})
+            )
+            requests.append(
+                (
+                    f"replay-frame-{game}-{ply}",
+                    f"replay frame, {name} {ply}/{p.ply}",
+                    path,
+                    frame_headers,
+                )
+            )
+    return requests
 
 
 def run_rounds(kinds: list[Kind], rounds: range, *, record: bool) -> None:
@@ -708,6 +745,9 @@ def count_queries(
                 headers=htmx,
             ),
         )
+    for key, _, path, headers in replay_requests(prepared):
+        for _ in range(repeats):
+            measure(key, lambda path=path, headers=headers: clients[0].get(path, headers=headers))
     for p in prepared:
         for i in range(first_copy, first_copy + repeats):
             measure(
@@ -1163,7 +1203,37 @@ def goals_table(kinds: list[Kind], prepared: list[Prepared]) -> list[str]:
             for p, qs in zip(prepared, counts, strict=True)
         )
         lines.append(f"{'':<36}({each})")
+    replay_goals(by_key, row, prepared, lines)
     return lines
+
+
+def replay_goals(
+    by_key: dict[str, Kind],
+    row: Callable[..., None],
+    prepared: list[Prepared],
+    lines: list[str],
+) -> None:
+    """The replay's goals: a late position costs at most 1.5x ply 5 of the same match, as a
+    whole page and as a frame, with the same queries. Adds its rows to ``lines`` (``row``
+    adds there too)."""
+    requests = replay_requests(prepared)
+    for early_key, *_ in requests[::4]:  # page-5, frame-5, page-late, frame-late per game
+        game = early_key.split("-")[2]
+        keys = [k for k, *_ in requests if k.split("-")[2] == game]
+        page5, frame5, page_late, frame_late = (by_key[k] for k in keys)
+        for early, late in ((page5, page_late), (frame5, frame_late)):
+            row(early)
+            if early.samples and late.samples:
+                to_early = ratio(p50(late.samples), p50(early.samples))
+                row(late, f"<= 1.5x ply 5: {to_early:.2f}x", to_early <= 1.5)
+            queries = sorted(set(early.queries + late.queries))
+            if queries:
+                same = len(queries) == 1
+                measured = "/".join(map(str, queries))
+                lines.append(
+                    f"{'  queries, ' + early.label.split(',')[0]:<36}{measured:>29}"
+                    f"  {'equal at every ply':<50}{verdict(same):>5}"
+                )
 
 
 def prepare_all(args: argparse.Namespace, users: Sequence[Any]) -> list[Prepared]:

@@ -120,22 +120,16 @@ def cal(db):
     return factories.user_make("cal")
 
 
-def _client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 @pytest.fixture
 def ann_client(ann) -> Client:
-    return _client_for(ann)
+    return factories.client_for(ann)
 
 
 @pytest.fixture
 def bea_client(bea) -> Client:
-    return _client_for(bea)
+    return factories.client_for(bea)
 
 
 @pytest.fixture
 def cal_client(cal) -> Client:
-    return _client_for(cal)
+    return factories.client_for(cal)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import html
 import json
+import random
 import re
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -14,7 +16,7 @@ from games.engines import get_engine, records, replay
 from games.engines.base import seeded_rng
 from games.engines.results import standings
 from games.models import Match, Move
-from games.services import match_create, match_join
+from games.services import match_create, match_join, match_next_round, move_submit
 
 PASSWORD = "tea-with-moon-face-42"
 
@@ -25,6 +27,13 @@ def user_make(username: str, *, email: str = "", password: str = PASSWORD):
     user.set_password(password)
     user.save()
     return user
+
+
+def client_for(user) -> Client:
+    """A test client signed in as ``user``."""
+    client = Client()
+    client.force_login(user)
+    return client
 
 
 def match_make(
@@ -95,11 +104,13 @@ def post_move(
 
 
 def normalise_table_html(page: str) -> str:
-    """Table HTML without what differs between two matches by construction (ids, tokens)."""
+    """Table HTML without what differs between two matches by construction (ids, tokens, the
+    seed commitment: random salt, so it differs even for one seed)."""
     page = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "csrf", page)
     page = re.sub(r'"X-CSRFToken": "[^"]+"', "csrf", page)
     page = re.sub(r"/matches/\d+/", "/matches/N/", page)
     page = re.sub(r"#\d+", "#N", page)
+    page = re.sub(r'(id="commitment-(?:short|full)">)[0-9a-f]+', r"\1C", page)
     return page
 
 
@@ -130,3 +141,31 @@ def assert_replays(match: Match) -> Any:
             want = table[seat.index]
             assert got == (want.result, want.score, want.rank, None)
     return state
+
+
+def play_random(
+    match: Match,
+    rng: random.Random,
+    *,
+    plies: int | None = None,
+    after_each: Callable[[Match], None] | None = None,
+) -> Match:
+    """Play ``match`` (people at every seat) through the services with random legal moves,
+    ``plies`` entries or to the end; Gulliver's next deal is logged as the server would.
+    ``after_each`` sees the match after every entry (and after the deal, at ply 0)."""
+    engine = get_engine(match.game)
+    seats = {s.index: s for s in match.seats.all()}
+    match.refresh_from_db()
+    if after_each is not None:
+        after_each(match)
+    while match.status == Match.Status.ACTIVE and (plies is None or match.ply < plies):
+        state = engine.load(match.state)
+        if engine.round_over(state):
+            match_next_round(match=match, expected_version=match.version)
+        else:
+            seat = engine.awaiting(state)[0]
+            move = rng.choice(engine.legal_moves(state, seat))
+            move_submit(match=match, seat=seats[seat], move=move, expected_version=match.version)
+        if after_each is not None:
+            after_each(match)
+    return match

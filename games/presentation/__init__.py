@@ -14,7 +14,7 @@ from typing import Any
 from . import faraway, gulliver
 from .common import EVENT_LOG_LENGTH, GameBuilder, event_lines
 
-__all__ = ["BUILDERS", "EVENT_LOG_LENGTH", "GameBuilder", "LogEntry", "table_build"]
+__all__ = ["BUILDERS", "EVENT_LOG_LENGTH", "GameBuilder", "LogEntry", "log_lines", "table_build"]
 
 BUILDERS: dict[str, GameBuilder] = {"faraway": faraway.BUILDER, "gulliver": gulliver.BUILDER}
 
@@ -46,3 +46,8 @@ def table_build(
     table["events"] = event_lines(log, names, builder.event_line)
     table["board_template"] = builder.board_template
     return table
+
+
+def log_lines(game: str, log: list[LogEntry], names: list[str]) -> list[str]:
+    """Every event of ``log`` in words, oldest first (a replay's move list, one entry's lines)."""
+    return event_lines(log, names, BUILDERS[game].event_line, limit=None)

@@ -170,10 +170,16 @@ def auto_note(auto: str, name: str) -> str:
     return AUTO_NOTES[auto].format(name=name)
 
 
-def event_lines(log: Sequence[LogEntry], names: list[str], line_of: EventLine) -> list[str]:
-    """The latest ``EVENT_LOG_LENGTH`` events of ``log`` in words, oldest first, each entry's
-    auto note just after the line of its first event (so the newest-first log shows the note
-    right above that move). An event with nothing to say to this viewer still counts."""
+def event_lines(
+    log: Sequence[LogEntry],
+    names: list[str],
+    line_of: EventLine,
+    limit: int | None = EVENT_LOG_LENGTH,
+) -> list[str]:
+    """The latest ``limit`` events of ``log`` (all of them for ``None``) in words, oldest first,
+    each entry's auto note just after the line of its first event (so the newest-first log
+    shows the note right above that move). An event with nothing to say to this viewer still
+    counts."""
     noted: list[tuple[dict[str, Any], str]] = []  # (event, the note that follows its line)
     for entry in log:
         note = ""
@@ -182,7 +188,7 @@ def event_lines(log: Sequence[LogEntry], names: list[str], line_of: EventLine) -
         # Every engine step emits at least one event, so the note always has a line to follow.
         noted.extend((event, note if i == 0 else "") for i, event in enumerate(entry.events))
     lines: list[str] = []
-    for event, note in noted[-EVENT_LOG_LENGTH:]:
+    for event, note in noted if limit is None else noted[-limit:]:
         lines.extend(text for text in (line_of(event, names), note) if text)
     return lines
 

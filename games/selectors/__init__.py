@@ -1,6 +1,8 @@
 """Reads for pages, one module a page family: ``access`` (who may see a match), ``lobby``
-(lists of matches), ``table`` (one match's table). Table contexts come from
-``engine.view(state, seat)`` and the logged events, redacted for that seat, and nothing else."""
+(lists of matches), ``table`` (one match's table), ``history`` (a person's matches, statistics
+and head-to-head), ``replay`` (a frame at any ply, the log in words), ``records`` (a match's
+verifiable record). Tables, frames and records come from ``engine.view(state, seat)`` and the
+logged events, redacted for that seat, and nothing else."""
 
 from games.selectors.access import (
     match_poll_version,

@@ -22,14 +22,19 @@ from django.db.models import (
 )
 
 from games.models import Match, Seat
+from games.selectors.history import ResultWords, result_words
 
 
 @dataclass(frozen=True)
 class MatchListing:
+    """A row of a list of matches. ``result``: the listed person's result once the match is
+    over ("Won", "Lost, 2nd of 4"), from the seats already read; ``None`` before that."""
+
     match: Match
     seat: Seat | None
     your_turn: bool
     names: list[str]
+    result: ResultWords | None = None
 
 
 def _names(match: Match) -> list[str]:
@@ -85,5 +90,8 @@ def user_matches(*, user: AbstractBaseUser, limit: int | None = None) -> list[Ma
     for m in qs:
         seat = next((s for s in m.seats.all() if s.user_id == user.pk), None)
         your_turn = m.your_turn and m.status == Match.Status.ACTIVE
-        listings.append(MatchListing(m, seat, your_turn, _names(m)))
+        result = None
+        if m.status == Match.Status.FINISHED:
+            result = result_words(match=m, seat=seat, seats=m.seats.all())
+        listings.append(MatchListing(m, seat, your_turn, _names(m), result))
     return listings

@@ -95,8 +95,8 @@ def test_reset_password_by_email(client, ann, mailoutbox):
 def test_profile_lists_the_users_matches(client, ann, bea):
     match = factories.match_make(players=[ann, bea])
     client.force_login(bea)
-    assert client.get("/accounts/profile/")["Location"] == "/accounts/bea/"
-    page = client.get("/accounts/ann/").content.decode()
+    assert client.get("/accounts/profile/")["Location"] == "/players/bea/"
+    page = client.get("/players/ann/").content.decode()
     assert f'href="/matches/{match.pk}/"' in page
     assert "The Faraway Tree" in page
 

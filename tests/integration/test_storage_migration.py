@@ -5,8 +5,6 @@ and its round count, and stays private."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
@@ -14,6 +12,7 @@ from django.db.migrations.executor import MigrationExecutor
 from games.engines import get_engine, records, replay
 from games.models import Match, Move, Seat
 from tests import factories
+from tests.unit.engines.helpers import random_play
 
 BEFORE = [("games", "0002_bots_deadlines")]
 AFTER = [("games", "0006_fill_records_replays")]
@@ -21,19 +20,7 @@ AFTER = [("games", "0006_fill_records_replays")]
 
 def _random_log(game: str, players: int, seed: int, options: dict, plies: int | None):
     """A legal move log by random play: ``plies`` entries, or to the end when ``None``."""
-    engine = get_engine(game)
-    state = engine.new_game(players, seed, options)
-    rng = random.Random(seed)
-    entries: list[tuple] = []
-    while not engine.is_over(state) and (plies is None or len(entries) < plies):
-        if engine.round_over(state):
-            entry = (None, dict(replay.NEXT_ROUND))
-        else:
-            seat = engine.awaiting(state)[0]
-            entry = (seat, rng.choice(engine.legal_moves(state, seat)))
-        state = replay.step(engine, state, *entry)
-        entries.append(entry)
-    return entries, state
+    return random_play(game, players, seed, options, plies)
 
 
 @pytest.mark.django_db(transaction=True)

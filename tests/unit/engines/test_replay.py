@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import random
 
 import pytest
 from hypothesis import given, settings
@@ -11,25 +10,14 @@ from hypothesis import strategies as st
 
 from games.engines import IllegalMove, get_engine, replay
 from games.engines.base import canonical_json
+from tests.unit.engines.helpers import random_play
 
 OPTIONS = {"faraway": {}, "gulliver": {"target": 150, "challenges": True}}
 
 
 def random_record(game: str, num_players: int, seed: int) -> list[replay.Entry]:
     """A whole match's entries under random play (Gulliver's deals as seatless entries)."""
-    engine = get_engine(game)
-    rng = random.Random(seed)
-    state = engine.new_game(num_players, seed, OPTIONS[game])
-    entries: list[replay.Entry] = []
-    while not engine.is_over(state):
-        if engine.round_over(state):
-            entry = (None, replay.NEXT_ROUND)
-        else:
-            seat = rng.choice(engine.awaiting(state))
-            entry = (seat, rng.choice(engine.legal_moves(state, seat)))
-        state = replay.step(engine, state, *entry)
-        entries.append(entry)
-    return entries
+    return random_play(game, num_players, seed, OPTIONS[game])[0]
 
 
 def args(game: str, num_players: int, seed: int) -> tuple:

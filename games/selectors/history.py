@@ -1,0 +1,440 @@
+"""A person's matches and figures: the history list, its filter counts and the profile's
+statistics (docs/history.md).
+
+Every read is a fixed number of queries over the result columns of ``Seat`` (``result``,
+``score``, ``rank``) and the columns of ``Match``: none loads a snapshot (``state`` and
+``start_events`` are always deferred) and none loops over matches, so a person with 500 matches
+costs what a person with 5 does. Lists are Django ``Page``\\ s.
+
+Privacy: on one's own history and profile every figure covers all of one's matches; on someone
+else's profile only the matches the viewer may see (``matches_visible_q``), so a private match
+of others never shows, not even as a count.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.paginator import Page, Paginator
+from django.db.models import (
+    Avg,
+    Case,
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Value,
+    When,
+    prefetch_related_objects,
+)
+from django.utils import timezone
+
+from games.filters import IN_PLAY, HistoryFilters, opponent_value
+from games.models import BotLevel, Match, Result, Seat
+from games.selectors.access import matches_visible_q
+
+PAGE_SIZE = 20
+HEAD_TO_HEAD_PAGE_SIZE = 20
+FORM_LENGTH = 10
+
+Status = Match.Status
+
+
+# --- Words for a seat's result -----------------------------------------------------------
+
+
+ORDINAL_SUFFIXES = {1: "st", 2: "nd", 3: "rd"}
+
+
+def ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th`` ... ``11th``, ``12th``, ``21st``."""
+    suffix = "th" if 10 <= n % 100 <= 20 else ORDINAL_SUFFIXES.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+@dataclass(frozen=True)
+class ResultWords:
+    """A seat's result as a page shows it: ``key`` for styling and tests ("won", "lost",
+    "drawn", "in_play", "waiting", "finished"), ``label`` ("Lost") and, in a match of three or
+    more seats, ``place`` ("2nd of 4", "=2nd of 4" when another seat shares the rank)."""
+
+    key: str
+    label: str
+    place: str = ""
+
+    @property
+    def text(self) -> str:
+        return f"{self.label}, {self.place}" if self.place else self.label
+
+
+def result_words(*, match: Match, seat: Seat | None, seats: Iterable[Seat]) -> ResultWords:
+    """``seat``'s result in ``match`` (``seats``: all the match's seats, already read)."""
+    if match.status == Status.WAITING:
+        return ResultWords("waiting", "Waiting")
+    if match.status == Status.ACTIVE:
+        return ResultWords(IN_PLAY, "In play")
+    if seat is None or seat.result is None:
+        return ResultWords("finished", "Finished")
+    place = ""
+    if match.num_players >= 3 and seat.rank is not None:
+        tied = any(s.rank == seat.rank and s.index != seat.index for s in seats)
+        place = f"{'=' if tied else ''}{ordinal(seat.rank)} of {match.num_players}"
+    return ResultWords(seat.result, Result(seat.result).label, place)
+
+
+# --- The history list ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """Someone across the table: a person (``username``) or a bot (``bot_level``)."""
+
+    name: str
+    username: str | None = None
+    bot_level: str | None = None
+
+
+def bot_name(level: str) -> str:
+    return f"{BotLevel(level).label} bot"
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    """One match of a history list, from the listed person's seat."""
+
+    match: Match
+    seat: Seat
+    opponents: list[Opponent]
+    open_seats: int
+    result: ResultWords
+    moves: int  # moves made by seats: the log's entries less the server's deals
+    rounds: int | None  # rounds dealt, for games of several rounds (Gulliver)
+
+    @property
+    def replayable(self) -> bool:
+        return self.match.status != Status.WAITING
+
+
+def _day_start(day: datetime.date) -> datetime.datetime:
+    return timezone.make_aware(datetime.datetime.combine(day, datetime.time.min))
+
+
+def _filtered(qs: QuerySet[Seat], filters: HistoryFilters) -> QuerySet[Seat]:
+    """``qs`` (the listed person's seats) narrowed by ``filters``; every filter combines."""
+    if filters.game:
+        qs = qs.filter(match__game=filters.game)
+    if filters.result == IN_PLAY:
+        qs = qs.filter(match__status=Status.ACTIVE)
+    elif filters.result:
+        qs = qs.filter(result=filters.result)
+    if filters.status:
+        qs = qs.filter(match__status=filters.status)
+    if filters.opponent:
+        kind, _, value = filters.opponent.partition(":")
+        others = Seat.objects.filter(match_id=OuterRef("match_id")).exclude(pk=OuterRef("pk"))
+        if kind == "user":
+            others = others.filter(user__username=value)
+        else:
+            others = others.filter(bot_level=value)
+        qs = qs.filter(Exists(others))
+    # Bounds on the creation time rather than on its date, so the column is compared as is.
+    if filters.date_from:
+        qs = qs.filter(match__created_at__gte=_day_start(filters.date_from))
+    if filters.date_to:
+        qs = qs.filter(match__created_at__lt=_day_start(filters.date_to + datetime.timedelta(1)))
+    return qs
+
+
+def _seats_of(user: AbstractBaseUser, viewer: AbstractBaseUser | None) -> QuerySet[Seat]:
+    """``user``'s seats, only at matches ``viewer`` may see when the viewer is someone else."""
+    qs = Seat.objects.filter(user_id=user.pk)
+    if viewer is not None and viewer.pk != user.pk:
+        qs = qs.filter(matches_visible_q(viewer, via="match"))
+    return qs
+
+
+def _row(seat: Seat) -> HistoryRow:
+    match = seat.match
+    seats = list(match.seats.all())
+    opponents = [
+        Opponent(s.user.username, username=s.user.username)
+        if s.user_id is not None
+        else Opponent(bot_name(s.bot_level), bot_level=s.bot_level)
+        for s in seats
+        if s.index != seat.index
+    ]
+    several = match.game == Match.Game.GULLIVER
+    return HistoryRow(
+        match=match,
+        seat=seat,
+        opponents=opponents,
+        open_seats=match.num_players - len(seats),
+        result=result_words(match=match, seat=seat, seats=seats),
+        moves=max(0, match.ply - (match.rounds - 1)),
+        rounds=match.rounds if several and match.status != Status.WAITING else None,
+    )
+
+
+def match_history(
+    *,
+    user: AbstractBaseUser,
+    filters: HistoryFilters,
+    viewer: AbstractBaseUser | None = None,
+    per_page: int = PAGE_SIZE,
+) -> Page:
+    """One page of ``user``'s matches, newest first, as ``HistoryRow``\\ s.
+
+    Three queries whatever the number of matches: the count, the page of ``user``'s seats
+    joined to their matches (snapshots deferred) and the page's seats with their users.
+    ``viewer`` other than ``user`` (a profile) sees only the matches they may see.
+    """
+    qs = (
+        _filtered(_seats_of(user, viewer), filters)
+        .select_related("match")
+        .defer("match__state", "match__start_events")
+        .order_by("-match__created_at", "-match_id")
+    )
+    page = Paginator(qs, per_page).get_page(filters.page)
+    own = list(page.object_list)
+    table = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"))
+    prefetch_related_objects([s.match for s in own], table)
+    page.object_list = [_row(s) for s in own]
+    return page
+
+
+def history_counts(*, user: AbstractBaseUser) -> dict[str, dict[str, int]]:
+    """How many of ``user``'s matches each filter value would list on its own, per field
+    (``{"game": {...}, "result": {...}, "status": {...}}``, plus ``{"all": {"all": n}}``):
+    one aggregate query with a conditional ``Count`` per value."""
+    counts = {
+        "game": {g: Q(match__game=g) for g in Match.Game.values},
+        "result": {r: Q(result=r) for r in Result.values}
+        | {IN_PLAY: Q(match__status=Status.ACTIVE)},
+        "status": {s: Q(match__status=s) for s in Status.values},
+    }
+    aggregates = {
+        f"{field}_{value}": Count("pk", filter=condition)
+        for field, values in counts.items()
+        for value, condition in values.items()
+    }
+    totals = Seat.objects.filter(user_id=user.pk).aggregate(all=Count("pk"), **aggregates)
+    figures = {
+        field: {value: totals[f"{field}_{value}"] for value in values}
+        for field, values in counts.items()
+    }
+    figures["all"] = {"all": totals["all"]}
+    return figures
+
+
+def history_opponents(*, user: AbstractBaseUser) -> list[tuple[str, str, int]]:
+    """Everyone ``user`` has sat with, as ``(filter value, name, matches together)``: people
+    by name, then bot levels. One aggregate query."""
+    rows = (
+        Seat.objects.filter(match__seats__user_id=user.pk)
+        .exclude(user_id=user.pk)
+        .values("user__username", "bot_level")
+        .annotate(together=Count("match_id", distinct=True))
+        .order_by(F("bot_level").asc(nulls_first=True), "user__username")
+    )
+    return [
+        (
+            opponent_value(username=r["user__username"], bot_level=r["bot_level"]),
+            r["user__username"] or bot_name(r["bot_level"]),
+            r["together"],
+        )
+        for r in rows
+    ]
+
+
+# --- The profile's figures -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameStats:
+    """One game's finished matches of a person."""
+
+    game: str
+    title: str
+    played: int
+    won: int
+    lost: int
+    drawn: int
+    average_score: float | None
+
+    @property
+    def win_rate(self) -> int | None:
+        """Matches won per hundred played, rounded (``None`` before the first)."""
+        return round(100 * self.won / self.played) if self.played else None
+
+
+@dataclass(frozen=True)
+class FormEntry:
+    """One finished result of the recent form, newest first."""
+
+    match_id: int
+    title: str
+    result: ResultWords
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """The profile owner against one opponent, over the finished matches they shared.
+
+    Two people in a match: ``won`` when the owner's rank is better (lower) than theirs,
+    ``lost`` when worse, ``drawn`` when equal; in a match of two this is the result itself.
+    A bot level is one opponent, met once per bot seat of that level.
+    """
+
+    name: str
+    username: str | None
+    bot_level: str | None
+    played: int
+    won: int
+    lost: int
+    drawn: int
+    is_viewer: bool = False
+
+
+@dataclass(frozen=True)
+class UserStats:
+    games: list[GameStats]
+    form: list[FormEntry]
+    head_to_head: Page  # of HeadToHead, the viewer's own row first
+
+
+def _rounded(average: float | None) -> float | None:
+    # AVG of an integer column may come back as a Decimal (PostgreSQL) or a float (SQLite).
+    return None if average is None else round(float(average), 1)
+
+
+def _game_stats(seats: QuerySet[Seat]) -> list[GameStats]:
+    rows = (
+        seats.filter(match__status=Status.FINISHED)
+        .values("match__game")
+        .annotate(
+            played=Count("pk"),
+            won=Count("pk", filter=Q(result=Result.WON)),
+            lost=Count("pk", filter=Q(result=Result.LOST)),
+            drawn=Count("pk", filter=Q(result=Result.DRAWN)),
+            average_score=Avg("score"),
+        )
+        .order_by("match__game")
+    )
+    return [
+        GameStats(
+            game=r["match__game"],
+            title=Match.Game(r["match__game"]).label,
+            played=r["played"],
+            won=r["won"],
+            lost=r["lost"],
+            drawn=r["drawn"],
+            average_score=_rounded(r["average_score"]),
+        )
+        for r in rows
+    ]
+
+
+def _recent_form(seats: QuerySet[Seat]) -> list[FormEntry]:
+    shared = Seat.objects.filter(match_id=OuterRef("match_id"), rank=OuterRef("rank")).exclude(
+        pk=OuterRef("pk")
+    )
+    rows = (
+        seats.filter(match__status=Status.FINISHED, result__isnull=False)
+        .annotate(tied=Exists(shared))
+        .order_by(F("match__finished_at").desc(nulls_last=True), "-match_id")
+        .values("match_id", "match__game", "match__num_players", "result", "rank", "tied")[
+            :FORM_LENGTH
+        ]
+    )
+    form = []
+    for r in rows:
+        place = ""
+        if r["match__num_players"] >= 3 and r["rank"] is not None:
+            place = f"{'=' if r['tied'] else ''}{ordinal(r['rank'])} of {r['match__num_players']}"
+        words = ResultWords(r["result"], Result(r["result"]).label, place)
+        title = f"{Match.Game(r['match__game']).label} #{r['match_id']}"
+        form.append(FormEntry(r["match_id"], title, words))
+    return form
+
+
+def _head_to_head(
+    owner: AbstractBaseUser, viewer: AbstractBaseUser, page: int, per_page: int
+) -> Page:
+    """The owner's record against each opponent: one grouped query over the pairs (owner's
+    seat, other seat) of finished matches, a self-join of ``Seat`` on the match.
+
+    The rows are the other seats; ``filter(match__seats__user=owner)`` joins the owner's seat
+    of the same match, and the conditional counts compare the two ranks through that same join
+    (an annotation after a filter reuses the filter's join of a multi-valued relation).
+    """
+    mine = F("match__seats__rank")
+    pairs = Seat.objects.filter(
+        match__status=Status.FINISHED,
+        match__seats__user_id=owner.pk,
+        rank__isnull=False,
+    ).exclude(user_id=owner.pk)
+    if viewer.pk != owner.pk:
+        pairs = pairs.filter(matches_visible_q(viewer, via="match"))
+    rows = (
+        pairs.values("user_id", "user__username", "bot_level")
+        .annotate(
+            played=Count("pk"),
+            won=Count("pk", filter=Q(rank__gt=mine)),
+            lost=Count("pk", filter=Q(rank__lt=mine)),
+            drawn=Count("pk", filter=Q(rank=mine)),
+            first=Case(
+                When(user_id=viewer.pk, then=Value(0)),
+                default=Value(1),
+                output_field=IntegerField(),
+            ),
+        )
+        .order_by(
+            "first",
+            F("bot_level").asc(nulls_first=True),
+            "-played",
+            "user__username",
+        )
+    )
+    result = Paginator(rows, per_page).get_page(page)
+    others_profile = viewer.pk != owner.pk
+    result.object_list = [
+        HeadToHead(
+            name=r["user__username"] or bot_name(r["bot_level"]),
+            username=r["user__username"],
+            bot_level=r["bot_level"],
+            played=r["played"],
+            won=r["won"],
+            lost=r["lost"],
+            drawn=r["drawn"],
+            is_viewer=others_profile and r["user_id"] == viewer.pk,
+        )
+        for r in result.object_list
+    ]
+    return result
+
+
+def user_stats(
+    *,
+    owner: AbstractBaseUser,
+    viewer: AbstractBaseUser,
+    head_to_head_page: int = 1,
+    per_page: int = HEAD_TO_HEAD_PAGE_SIZE,
+) -> UserStats:
+    """A profile's figures: per game, the recent form and the head-to-head records.
+
+    Four queries whatever the number of matches (the head-to-head is paginated: its count and
+    its page). On someone else's profile every figure covers only matches ``viewer`` may see.
+    """
+    seats = _seats_of(owner, viewer)
+    return UserStats(
+        games=_game_stats(seats),
+        form=_recent_form(seats),
+        head_to_head=_head_to_head(owner, viewer, head_to_head_page, per_page),
+    )

@@ -1,0 +1,46 @@
+"""The signed-in person's match history: ``/history/?game=&result=&status=&opponent=&...``.
+
+A whole page carries the filter form and the results; an htmx request (the form or a page
+link) gets only the results, and pushes its URL, so a filtered list can be shared. The form
+and the page links are also plain GET links that work without JavaScript.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.http import require_GET
+
+from games.filters import HistoryFilterForm
+from games.selectors.history import history_counts, history_opponents, match_history
+from games.views.common import login_required_htmx
+
+RESULTS_PARTIAL = "games/history.html#results"
+
+
+@login_required_htmx
+@require_GET
+def history(request: HttpRequest) -> HttpResponse:
+    partial = bool(request.htmx) and not request.htmx.history_restore_request
+    # The counts appear beside the form's choices, which a partial does not redraw.
+    counts = None if partial else history_counts(user=request.user)
+    form = HistoryFilterForm(
+        request.GET, opponents=history_opponents(user=request.user), counts=counts
+    )
+    filters = form.filters()
+    page = match_history(user=request.user, filters=filters)
+    context = {
+        "form": form,
+        "filters": filters,
+        "notes": form.notes,
+        "page": page,
+        "counts": counts,
+        # The page links carry the filters that parsed (never an ignored value).
+        "prev_query": page.has_previous() and filters.querystring(page=page.previous_page_number()),
+        "next_query": page.has_next() and filters.querystring(page=page.next_page_number()),
+    }
+    response = render(request, RESULTS_PARTIAL if partial else "games/history.html", context)
+    # The same URL answers with a partial or a page: caches must keep the two apart.
+    patch_vary_headers(response, ("HX-Request",))
+    return response

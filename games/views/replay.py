@@ -1,0 +1,71 @@
+"""The replay viewer: ``/matches/<id>/replay/?ply=N&as=P``, read-only.
+
+A whole page carries the move list and the autoplay controls around one frame; htmx requests
+(each control, move-list line and key press) get only the frame, and push its URL, so any
+position can be shared. Every control is also a plain link.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+from django_htmx.http import push_url
+
+from games.models import Match
+from games.selectors import seat_of
+from games.selectors.replay import (
+    replay_frame,
+    replay_perspectives,
+    replay_rounds,
+)
+from games.views.common import login_required_htmx, visible_match
+
+FRAME_PARTIAL = "games/replay.html#frame"
+
+
+@login_required_htmx
+@require_GET
+def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
+    match, seats = visible_match(request, pk)
+    if match.status == Match.Status.WAITING:
+        messages.info(request, "There is nothing to replay until the match begins.")
+        return redirect("match_detail", pk=match.pk)
+    viewer = seat_of(seats, request.user)
+    allowed = replay_perspectives(match=match, seats=seats, viewer=viewer)
+    wanted = request.GET.get("as")
+    perspective = next((p for p in allowed if p.key == wanted), None)
+    if wanted is not None and perspective is None:
+        return _refused(
+            request,
+            match,
+            "While the match is in play, you can replay it only as you saw it; every hand is "
+            "shown once it is over.",
+            status=403,
+        )
+    perspective = perspective or allowed[0]
+    raw_ply = request.GET.get("ply")
+    if raw_ply is None:
+        ply = match.ply
+    else:
+        try:
+            ply = int(raw_ply)
+        except ValueError:
+            return _refused(request, match, "A position is a move number, such as ?ply=12.", 400)
+        ply = max(0, min(ply, match.ply))
+    frame = replay_frame(match=match, seats=seats, ply=ply, perspective=perspective)
+    context = {"match": match, "frame": frame, "perspectives": allowed}
+    if request.htmx:
+        # The frame's own address, clamped, goes in the location bar: shareable as it stands.
+        url = f"{reverse('match_replay', args=[match.pk])}?ply={ply}&as={perspective.key}"
+        return push_url(render(request, FRAME_PARTIAL, context), url)
+    context["rounds"] = replay_rounds(match=match, seats=seats, perspective=perspective)
+    return render(request, "games/replay.html", context)
+
+
+def _refused(request: HttpRequest, match: Match, message: str, status: int) -> HttpResponse:
+    return render(
+        request, "games/replay_refused.html", {"match": match, "message": message}, status=status
+    )
