@@ -62,6 +62,17 @@
     }
   });
 
+  // The move list scrolls (not the page) to bring the entry shown into sight.
+  function reveal(entry) {
+    var list = document.getElementById("move-list");
+    if (!list || !entry) return;
+    var top = entry.offsetTop;  // the list is positioned, so this is within it
+    if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - entry.offsetHeight) {
+      list.scrollTop = Math.max(top - list.clientHeight / 3, 0);
+    }
+  }
+  reveal(document.querySelector('#move-list [aria-current="step"]'));
+
   // Keep the move list's marker on the frame shown, and in sight.
   document.addEventListener("htmx:afterSettle", function () {
     var f = frame();
@@ -73,7 +84,7 @@
     var next = list.querySelector('a[data-ply="' + f.dataset.ply + '"]:not(.round)');
     if (next && next.closest(".entries")) {
       next.setAttribute("aria-current", "step");
-      next.scrollIntoView({ block: "nearest" });
+      reveal(next);
     }
   });
 })();

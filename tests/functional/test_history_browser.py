@@ -1,16 +1,17 @@
 """The history and profile pages in a real browser: the filters swap only the results (htmx)
-and push a shareable URL, and both pages fit a phone (390 px) and a desktop (1280 px)."""
+and push a shareable URL, and both pages fit a phone (390 px) and a desktop (1280 px).
+
+With ``PARLOUR_SCREENSHOTS=1`` the pages are photographed into ``docs/screenshots/``
+(``history.png``, ``history-phone.png``, ``profile.png``, ``profile-phone.png``)."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from tests import factories
 from tests.functional.pages import log_in
-from tests.functional.test_screenshots import DESKTOP, PHONE, overflowing
+from tests.functional.test_screenshots import DESKTOP, PHONE, overflowing, screenshot_path
 from tests.integration.history_rows import match_rows
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -47,7 +48,8 @@ def test_history_filters_swap_the_results_and_fit(live_server, make_context, vie
     page.wait_for_url(f"{live_server.url}/history/")
     expect(page.locator(".history-row")).to_have_count(4)
     assert overflowing(page) == []
-    page.screenshot(path=str(Path(tmp_path) / "history.png"), full_page=True)
+    name = "history" if viewport == DESKTOP else "history-phone"
+    page.screenshot(path=str(screenshot_path(name, tmp_path)), full_page=True)
     origin = page.evaluate("performance.timeOrigin")
 
     page.get_by_label("Result").select_option("won")
@@ -77,4 +79,5 @@ def test_a_profile_fits(live_server, make_context, viewport, tmp_path):
     expect(page.locator(".h2h-row.me")).to_have_count(1)
     expect(page.locator(".history-row")).to_have_count(4)
     assert overflowing(page) == []
-    page.screenshot(path=str(Path(tmp_path) / "profile.png"), full_page=True)
+    name = "profile" if viewport == DESKTOP else "profile-phone"
+    page.screenshot(path=str(screenshot_path(name, tmp_path)), full_page=True)

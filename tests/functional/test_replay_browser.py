@@ -7,7 +7,6 @@ With ``PARLOUR_SCREENSHOTS=1`` the replay is photographed at desktop and phone w
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 
@@ -19,7 +18,7 @@ from games.models import Match
 from games.services import match_create, move_submit
 from tests import factories
 from tests.functional.pages import log_in
-from tests.functional.test_screenshots import DESKTOP, PHONE, SCREENSHOT_DIR, overflowing
+from tests.functional.test_screenshots import PHONE, overflowing, screenshot_path
 
 FRAME_PLY = "() => Number(document.querySelector('#replay-frame').dataset.ply)"
 
@@ -123,23 +122,11 @@ def test_a_finished_match_replays_by_keyboard_autoplay_and_shared_link(
 
     wide = overflowing(page)
     assert not wide, f"the replay scrolls sideways at desktop width: {'; '.join(wide)}"
-    if _photographing():
-        page.goto(f"{live_server.url}/matches/{match.pk}/replay/?ply={last // 2}&as=all")
-        page.screenshot(path=str(_shot("replay", tmp_path)), full_page=True)
+    page.goto(f"{live_server.url}/matches/{match.pk}/replay/?ply={last // 2}&as=all")
+    page.screenshot(path=str(screenshot_path("replay", tmp_path)), full_page=True)
     phone = make_context(viewport=PHONE).new_page()
     log_in(phone, live_server.url, "cal")
     phone.goto(f"{live_server.url}/matches/{match.pk}/replay/?ply={last // 2}&as=0")
     wide = overflowing(phone)
     assert not wide, f"the replay scrolls sideways on a phone: {'; '.join(wide)}"
-    phone.screenshot(path=str(_shot("replay-phone", tmp_path)), full_page=False)
-    assert DESKTOP["width"] > PHONE["width"]
-
-
-def _photographing() -> bool:
-    return os.environ.get("PARLOUR_SCREENSHOTS") == "1"
-
-
-def _shot(name: str, tmp_path: Path) -> Path:
-    folder = SCREENSHOT_DIR if _photographing() else tmp_path
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / f"{name}.png"
+    phone.screenshot(path=str(screenshot_path("replay-phone", tmp_path)), full_page=True)

@@ -132,11 +132,13 @@ def overflowing(page: Any) -> list[str]:
     return page.evaluate(OVERFLOW_JS)
 
 
-def screenshot_path(game: str, tmp_path: Path) -> Path:
+def screenshot_path(name: str, tmp_path: Path) -> Path:
+    """Where a picture goes: ``docs/screenshots/<name>.png`` with ``PARLOUR_SCREENSHOTS=1``,
+    else the test's temporary directory."""
     if os.environ.get("PARLOUR_SCREENSHOTS") == "1":
         SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
-        return SCREENSHOT_DIR / f"{game}.png"
-    return tmp_path / f"{game}.png"
+        return SCREENSHOT_DIR / f"{name}.png"
+    return tmp_path / f"{name}.png"
 
 
 CASES = {
