@@ -25,10 +25,13 @@ every other request is divided by.
    CSRF token).
 3. Timed, interleaved round-robin across kinds: the trivial page, the poll answered 204
    (current ``?version``), the poll that re-renders the table (a stale version), and the move
-   POST as htmx sends it (``HX-Request``, the CSRF header) at every prepared ply. Statuses are
-   checked: anything unexpected is counted as an error.
+   POST as htmx sends it (``HX-Request``, the CSRF header) at every prepared ply, and the replay
+   viewer on each game's longest match (the whole page and the htmx frame, at ply 5 and
+   ``REPLAY_LATE_BEFORE_END`` plies before its end). Statuses are checked: anything unexpected
+   is counted as an error.
 4. Queries of each kind counted in process (``django.test.Client`` and
-   ``CaptureQueriesContext`` on the same database, on copies kept for it).
+   ``CaptureQueriesContext`` on the same database, on copies kept for it); replay pages also
+   timed in process with their move list rendered afresh (the server keeps it once rendered).
 5. A load run: 40 clients, each a thread with a session of its own logged in through the form,
    playing 20 two-player matches (each between two of them) for 60 s. A client polls its table
    and, when the page offers it moves, posts one; when a match ends the pair starts another
@@ -96,6 +99,8 @@ TX_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
 EXTRA_PLIES = 8
 # The late replay frame is this many plies before the end of the longest match (500: ply 400).
 REPLAY_LATE_BEFORE_END = 100
+# In-process renders of each replay page with its move list not yet kept.
+COLD_REPEATS = 20
 WORKERS = 2
 
 VERSION_RE = re.compile(r'data-version="(\d+)"')
@@ -601,6 +606,8 @@ class Kind:
     queries: list[int] = field(default_factory=list)
     # How many of ``queries`` were BEGIN, COMMIT or savepoints: round trips all the same.
     control: list[int] = field(default_factory=list)
+    # Replay pages only: in process, with the move list's cache emptied first (ms).
+    cold: list[float] = field(default_factory=list)
 
 
 def build_kinds(
@@ -745,9 +752,22 @@ def count_queries(
                 headers=htmx,
             ),
         )
+    from django.core.cache import cache
+
     for key, _, path, headers in replay_requests(prepared):
+        page = key.startswith("replay-page")
         for _ in range(repeats):
+            if page:
+                cache.clear()  # counted with the move list to render (one query more than kept)
             measure(key, lambda path=path, headers=headers: clients[0].get(path, headers=headers))
+        if page:
+            # The server keeps a match's move list once rendered (per process, per version):
+            # the timed pages are served with it kept; here it is rendered afresh each time.
+            for _ in range(COLD_REPEATS):
+                cache.clear()
+                start = time.perf_counter()
+                clients[0].get(path)
+                by_key[key].cold.append((time.perf_counter() - start) * 1000)
     for p in prepared:
         for i in range(first_copy, first_copy + repeats):
             measure(
@@ -1226,6 +1246,13 @@ def replay_goals(
             if early.samples and late.samples:
                 to_early = ratio(p50(late.samples), p50(early.samples))
                 row(late, f"<= 1.5x ply 5: {to_early:.2f}x", to_early <= 1.5)
+            if early.cold and late.cold:
+                to_early = ratio(p50(late.cold), p50(early.cold))
+                lines.append(
+                    f"{'  list not kept (in process)':<36}{p50(early.cold):>8.2f}"
+                    f"{p50(late.cold):>8.2f}{'':>13}  {f'late/ply 5: {to_early:.2f}x':<50}"
+                    f"{verdict(to_early <= 1.5):>5}"
+                )
             queries = sorted(set(early.queries + late.queries))
             if queries:
                 same = len(queries) == 1

@@ -37,12 +37,18 @@ class Perspective:
 
 @dataclass
 class ReplayEntry:
-    """One logged entry in words, for the move list."""
+    """One logged entry in words, for the move list: ``text`` its lines, ``query`` the query
+    string of its frame (finished here: a long list renders fast)."""
 
     ply: int
     seat: int | None
     who: str
     lines: list[str]
+    query: str = ""
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.lines)
 
 
 @dataclass
@@ -183,10 +189,11 @@ def replay_rounds(
         .values_list("ply", "seat", "events", "auto")
     )
     deal = LogEntry(seat=None, events=_seen(engine, match.start_events, perspective))
-    rounds = [ReplayRound(1, 0, [ReplayTurn("The deal", [_entry(match, 0, deal, names)])])]
+    first = _entry(match, 0, deal, names, perspective)
+    rounds = [ReplayRound(1, 0, [ReplayTurn("The deal", [first])])]
     for ply, seat, events, auto in rows.iterator():
         entry = LogEntry(seat=seat, events=_seen(engine, events, perspective), auto=auto)
-        words = _entry(match, ply, entry, names)
+        words = _entry(match, ply, entry, names, perspective)
         if seat is None:  # the server deals the next round
             rounds.append(ReplayRound(len(rounds) + 1, ply, [ReplayTurn("The deal", [words])]))
             continue
@@ -197,9 +204,12 @@ def replay_rounds(
     return rounds
 
 
-def _entry(match: Match, ply: int, entry: LogEntry, names: list[str]) -> ReplayEntry:
+def _entry(
+    match: Match, ply: int, entry: LogEntry, names: list[str], perspective: Perspective
+) -> ReplayEntry:
     who = "" if entry.seat is None else names[entry.seat]
-    return ReplayEntry(ply, entry.seat, who, log_lines(match.game, [entry], names))
+    lines = log_lines(match.game, [entry], names)
+    return ReplayEntry(ply, entry.seat, who, lines, f"?ply={ply}&as={perspective.key}")
 
 
 def _seen(engine: Any, events: list[dict[str, Any]], perspective: Perspective) -> list[dict]:

@@ -7,6 +7,8 @@ position can be shared. Every control is also a plain link.
 
 from __future__ import annotations
 
+import functools
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -61,7 +63,10 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
         # The frame's own address, clamped, goes in the location bar: shareable as it stands.
         url = f"{reverse('match_replay', args=[match.pk])}?ply={ply}&as={perspective.key}"
         return push_url(render(request, FRAME_PARTIAL, context), url)
-    context["rounds"] = replay_rounds(match=match, seats=seats, perspective=perspective)
+    # Called by the template only when its cached copy of the list is missing (replay.html).
+    context["rounds"] = functools.partial(
+        replay_rounds, match=match, seats=seats, perspective=perspective
+    )
     return render(request, "games/replay.html", context)
 
 

@@ -71,20 +71,21 @@
       list.scrollTop = Math.max(top - list.clientHeight / 3, 0);
     }
   }
-  reveal(document.querySelector('#move-list [aria-current="step"]'));
-
-  // Keep the move list's marker on the frame shown, and in sight.
-  document.addEventListener("htmx:afterSettle", function () {
+  // Mark the entry shown in the move list (the list is the same for every frame, so the
+  // server leaves the mark to this script) and keep it in sight.
+  function mark() {
     var f = frame();
-    if (!f) return;
     var list = document.getElementById("move-list");
-    if (!list) return;
+    if (!f || !list) return;
     var current = list.querySelector('[aria-current="step"]');
     if (current) current.removeAttribute("aria-current");
-    var next = list.querySelector('a[data-ply="' + f.dataset.ply + '"]:not(.round)');
-    if (next && next.closest(".entries")) {
+    var next = list.querySelector('.entries a[data-ply="' + f.dataset.ply + '"]');
+    if (next) {
       next.setAttribute("aria-current", "step");
       reveal(next);
     }
-  });
+  }
+  mark();
+
+  document.addEventListener("htmx:afterSettle", mark);
 })();
