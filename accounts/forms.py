@@ -4,6 +4,8 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 
+from accounts.models import NotificationSettings
+
 
 class RegisterForm(UserCreationForm):
     """Username and password twice (Django's validators), plus an optional e-mail for resets."""
@@ -15,3 +17,11 @@ class RegisterForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "email")
+
+
+class NotificationSettingsForm(forms.ModelForm):
+    """The two kinds of mail, each on or off."""
+
+    class Meta:
+        model = NotificationSettings
+        fields = ("email_turn", "email_deadline")

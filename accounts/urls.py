@@ -5,6 +5,9 @@ from accounts import views
 urlpatterns = [
     path("register/", views.register, name="register"),
     path("profile/", views.profile_self, name="profile_self"),
+    path("notifications/", views.notification_settings, name="notification_settings"),
+    path("badge/", views.badge, name="turn_badge"),
+    path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     # login/, logout/, password_change/, password_reset/, reset/<uidb64>/<token>/ ...
     path("", include("django.contrib.auth.urls")),
     # Profiles lived here before /players/<username>/: old links still arrive.

@@ -5,11 +5,16 @@ from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods
+from django_htmx.http import HttpResponseStopPolling
 
-from accounts.forms import RegisterForm
+from accounts import notify
+from accounts.forms import NotificationSettingsForm, RegisterForm
+from accounts.selectors import awaited_count
 from games.filters import HistoryFilters, page_number
 from games.selectors.history import match_history, user_stats
+from games.selectors.ratings import profile_ratings
 
 
 @require_http_methods(["GET", "POST"])
@@ -61,6 +66,58 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "owner": owner,
             "stats": stats,
             "matches": matches,
+            "ratings": profile_ratings(user=owner, viewer=request.user),
             "is_self": owner.pk == request.user.pk,
         },
     )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def notification_settings(request: HttpRequest) -> HttpResponse:
+    """``/accounts/notifications/``: turn each kind of mail on or off."""
+    instance = notify.settings_for(request.user.pk)
+    data = request.POST if request.method == "POST" else None  # all boxes off: an empty POST
+    form = NotificationSettingsForm(data, instance=instance)
+    if request.method == "POST":
+        if form.is_valid():
+            form.save()
+            messages.success(request, "Your notification settings are saved.")
+            return redirect("notification_settings")
+        status = 400
+    else:
+        status = 200
+    context = {"form": form, "has_email": bool(request.user.email)}
+    return render(request, "accounts/notifications.html", context, status=status)
+
+
+@require_GET
+def badge(request: HttpRequest) -> HttpResponse:
+    """``/accounts/badge/``: just the nav badge, for its own slow poll. A 286 stops the poll
+    once the session has ended (and swaps the badge away)."""
+    if not request.user.is_authenticated:
+        return HttpResponseStopPolling("")
+    return render(
+        request, "accounts/_badge.html", {"turn_badge": awaited_count(user_id=request.user.pk)}
+    )
+
+
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """The one-click unsubscribe link of every mail (RFC 8058), no sign-in needed.
+
+    GET shows a page with a confirm button (so a mail scanner following links changes nothing);
+    POST, from that button or from the mail client's ``List-Unsubscribe-Post``, turns the kind
+    off. It is exempt from CSRF because the mail client's POST carries no token: the signed
+    token in the URL is the proof. A forged or tampered token is a 400.
+    """
+    target = notify.unsubscribe_read(token)
+    if target is None:
+        return render(request, "accounts/unsubscribe.html", {"invalid": True}, status=400)
+    context = {"kind": target.kind, "token": token, "done": False}
+    if request.method == "POST":
+        if not notify.unsubscribe_apply(target):
+            return render(request, "accounts/unsubscribe.html", {"invalid": True}, status=400)
+        context["done"] = True
+    return render(request, "accounts/unsubscribe.html", context)

@@ -77,6 +77,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "accounts.context_processors.turn_badge",
             ],
         },
     },
@@ -115,8 +116,28 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "home"
 
+# Mail: the console backend by default (mails are printed); SMTP with
+# EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend and the variables below (README).
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "parlour@localhost")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS")
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL")
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "20"))
+
+# --- Notifications (docs/notifications.md) ----------------------------------------------------
+# The site's address as mails link to it (no trailing slash).
+PARLOUR_SITE_URL = os.environ.get("PARLOUR_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# At most one "your turn" mail per person and match in this many seconds (12 hours).
+PARLOUR_TURN_MAIL_EVERY = float(os.environ.get("PARLOUR_TURN_MAIL_EVERY", str(12 * 3600)))
+# Seconds between becoming awaited and the turn mail's check: a person at the table by then
+# has been marked seen, and gets no mail.
+PARLOUR_TURN_MAIL_DELAY = float(os.environ.get("PARLOUR_TURN_MAIL_DELAY", "180"))
+# How often beat looks for turn deadlines 80% gone (seconds).
+PARLOUR_REMINDER_EVERY = float(os.environ.get("PARLOUR_REMINDER_EVERY", "300"))
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"
@@ -200,6 +221,8 @@ PARLOUR_SWEEP_AFTER = float(os.environ.get("PARLOUR_SWEEP_AFTER", "60"))
 # How often beat runs the sweeper and the deadline check (seconds).
 PARLOUR_SWEEP_EVERY = float(os.environ.get("PARLOUR_SWEEP_EVERY", "30"))
 PARLOUR_DEADLINE_EVERY = float(os.environ.get("PARLOUR_DEADLINE_EVERY", "60"))
+# How often beat runs the rating sweeper, which rates finished matches left pending (seconds).
+PARLOUR_RATINGS_EVERY = float(os.environ.get("PARLOUR_RATINGS_EVERY", "60"))
 # The strong bot's thinking time per decision, in milliseconds.
 PARLOUR_BOT_STRONG_BUDGET_MS = float(os.environ.get("PARLOUR_BOT_STRONG_BUDGET_MS", "800"))
 
@@ -214,6 +237,16 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "games.enforce_deadlines",
         "schedule": PARLOUR_DEADLINE_EVERY,
         "options": {"expires": PARLOUR_DEADLINE_EVERY},
+    },
+    "ratings-update": {
+        "task": "games.ratings_update",
+        "schedule": PARLOUR_RATINGS_EVERY,
+        "options": {"expires": PARLOUR_RATINGS_EVERY},
+    },
+    "deadline-reminders": {
+        "task": "accounts.deadline_reminders",
+        "schedule": PARLOUR_REMINDER_EVERY,
+        "options": {"expires": PARLOUR_REMINDER_EVERY},
     },
 }
 

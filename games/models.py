@@ -34,6 +34,15 @@ class BotLevel(models.TextChoices):
 DEADLINE_CHOICES = [(1, "1 day"), (3, "3 days"), (7, "7 days")]
 
 
+class RatingStatus(models.TextChoices):
+    """Where a match stands with the ratings (``Match.rating_status``)."""
+
+    NONE = "", "Not finished"
+    PENDING = "pending", "Rating pending"
+    RATED = "rated", "Rated"
+    UNRATED = "unrated", "Not rated"
+
+
 class Match(models.Model):
     """One played instance of a game: its seed, the engine snapshot and a version counter.
 
@@ -96,6 +105,14 @@ class Match(models.Model):
     # When the awaited move falls due: the turn deadline, or a challenge vote's closing time.
     # Set with every write of the state; ``None`` when nothing is due.
     deadline_at = models.DateTimeField(null=True, blank=True)
+    # Ratings (docs/ratings.md). ``seed_fixed``: created with a chosen seed, so never rated.
+    seed_fixed = models.BooleanField(default=False)
+    # "" while not finished; "pending" from the transaction that ends the match until the
+    # rating task has run; then "rated", or "unrated" with ``rating_note`` saying why.
+    rating_status = models.CharField(
+        max_length=10, choices=RatingStatus.choices, blank=True, default=""
+    )
+    rating_note = models.CharField(max_length=200, blank=True, default="")
 
     class Meta:
         ordering = ["-updated_at"]
@@ -103,6 +120,11 @@ class Match(models.Model):
             models.Index(fields=["status", "-updated_at"]),
             models.Index(fields=["status", "deadline_at"]),
             models.Index(fields=["public", "status", "-updated_at"], name="match_public_status"),
+            models.Index(
+                fields=["finished_at", "id"],
+                condition=Q(rating_status="pending"),
+                name="match_rating_pending",
+            ),
         ]
         verbose_name_plural = "matches"
 
@@ -217,3 +239,84 @@ class Move(models.Model):
     def __str__(self) -> str:
         who = "server" if self.seat is None else f"seat {self.seat}"
         return f"match {self.match_id} ply {self.ply}: {who} {self.payload}"
+
+
+class Rating(models.Model):
+    """A subject's current skill at one game: a person's, or a bot level's (bots are rated
+    like people). ``matches`` counts the rated matches behind it (under 10: provisional);
+    ``last_played_at`` is when the newest of them finished (the leaderboard's 90 days)."""
+
+    game = models.CharField(max_length=20, choices=Match.Game.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="ratings",
+    )
+    bot_level = models.CharField(  # noqa: DJ001 - NULL for a person, as on Seat
+        max_length=10, choices=BotLevel.choices, null=True, blank=True
+    )
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    matches = models.PositiveIntegerField(default=0)
+    last_played_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "user"], condition=Q(user__isnull=False), name="rating_unique_user"
+            ),
+            models.UniqueConstraint(
+                fields=["game", "bot_level"],
+                condition=Q(bot_level__isnull=False),
+                name="rating_unique_bot",
+            ),
+            models.CheckConstraint(
+                condition=Q(user__isnull=False, bot_level__isnull=True)
+                | Q(user__isnull=True, bot_level__isnull=False),
+                name="rating_user_or_bot",
+            ),
+        ]
+        indexes = [models.Index(fields=["game", "matches"], name="rating_game_matches")]
+
+    def __str__(self) -> str:
+        who = self.user.username if self.user_id is not None else f"{self.bot_level} bot"
+        return f"{who} at {self.game}: mu {self.mu:.2f}, sigma {self.sigma:.2f}"
+
+
+class RatingChange(models.Model):
+    """What one match did to one seat's rating: before and after, as stored and as shown.
+
+    One row per match and seat under a unique constraint, so a rating task delivered twice
+    rates once. ``ordinal_before/after`` are the whole numbers pages show; ``matches_after``
+    is the rated count once this match was counted (for the provisional mark).
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
+    seat = models.PositiveSmallIntegerField()
+    rating = models.ForeignKey(Rating, on_delete=models.CASCADE, related_name="changes")
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    ordinal_before = models.IntegerField()
+    ordinal_after = models.IntegerField()
+    matches_after = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="rating_change_unique_seat")
+        ]
+        indexes = [models.Index(fields=["rating", "created_at"], name="rating_change_history")]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} seat {self.seat}: {self.delta:+d}"
+
+    @property
+    def delta(self) -> int:
+        """The change as shown: +14, -9."""
+        return self.ordinal_after - self.ordinal_before

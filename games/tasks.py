@@ -26,6 +26,7 @@ from games.services import (
     match_deadline_enforce,
     match_next_round,
 )
+from games.services.ratings import ratings_update_due
 
 logger = logging.getLogger(__name__)
 
@@ -107,6 +108,21 @@ def enforce_deadlines() -> int:
     if played:
         logger.info("enforce_deadlines: played %s move(s)", played)
     return played
+
+
+@shared_task(name="games.ratings_update", **MOVE_TASK)
+def ratings_update(match_id: int | None = None, version: int | None = None) -> int:
+    """Rate every finished match still pending, oldest finish first (docs/ratings.md).
+
+    Enqueued on the commit that ends a match (its id and version ride along for the logs
+    only: the run takes every pending match, in order) and run by beat every minute as the
+    sweeper. Idempotent: each match is rated under its row lock and a unique constraint, so a
+    duplicate or a rerun after a killed worker rates nothing twice.
+    """
+    done = ratings_update_due()
+    if done:
+        logger.info("ratings_update (after match %s): %s match(es) rated", match_id, done)
+    return done
 
 
 # --- Enqueueing ---------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.views import history, matches, pages, records, replay, table
+from games.views import history, leaderboard, matches, pages, records, replay, table
 
 urlpatterns = [
     path("", matches.home, name="home"),
@@ -15,4 +15,5 @@ urlpatterns = [
     path("matches/<int:pk>/replay/", replay.match_replay, name="match_replay"),
     path("matches/<int:pk>/record.json", records.match_record_json, name="match_record"),
     path("rules/<str:game>/", pages.rules_page, name="rules"),
+    path("leaderboard/<str:game>/", leaderboard.leaderboard, name="leaderboard"),
 ]

@@ -30,6 +30,7 @@ from django.db.models import (
     Prefetch,
     Q,
     QuerySet,
+    Subquery,
     Value,
     When,
     prefetch_related_objects,
@@ -37,7 +38,8 @@ from django.db.models import (
 from django.utils import timezone
 
 from games.filters import IN_PLAY, HistoryFilters, opponent_value
-from games.models import BotLevel, Match, Result, Seat
+from games.models import BotLevel, Match, RatingChange, Result, Seat
+from games.presentation.ratings import change_text
 from games.selectors.access import matches_visible_q
 
 PAGE_SIZE = 20
@@ -116,6 +118,7 @@ class HistoryRow:
     result: ResultWords
     moves: int  # moves made by seats: the log's entries less the server's deals
     rounds: int | None  # rounds dealt, for games of several rounds (Gulliver)
+    rating_change: str = ""  # "+14", "-9" once the match is rated (docs/ratings.md)
 
     @property
     def replayable(self) -> bool:
@@ -160,6 +163,16 @@ def _seats_of(user: AbstractBaseUser, viewer: AbstractBaseUser | None) -> QueryS
     return qs
 
 
+def _rating_delta() -> Subquery:
+    """The listed seat's rating change in its match (NULL when not rated), as a subquery of
+    the page's one query, so rows need no query of their own."""
+    change = RatingChange.objects.filter(match_id=OuterRef("match_id"), seat=OuterRef("index"))
+    return Subquery(
+        change.annotate(delta=F("ordinal_after") - F("ordinal_before")).values("delta")[:1],
+        output_field=IntegerField(),
+    )
+
+
 def _row(seat: Seat) -> HistoryRow:
     match = seat.match
     seats = list(match.seats.all())
@@ -179,7 +192,12 @@ def _row(seat: Seat) -> HistoryRow:
         result=result_words(match=match, seat=seat, seats=seats),
         moves=max(0, match.ply - (match.rounds - 1)),
         rounds=match.rounds if several and match.status != Status.WAITING else None,
+        rating_change=_change_words(getattr(seat, "rating_delta", None)),
     )
+
+
+def _change_words(delta: int | None) -> str:
+    return "" if delta is None else change_text(delta)
 
 
 def match_history(
@@ -199,6 +217,7 @@ def match_history(
         _filtered(_seats_of(user, viewer), filters)
         .select_related("match")
         .defer("match__state", "match__start_events")
+        .annotate(rating_delta=_rating_delta())
         .order_by("-match__created_at", "-match_id")
     )
     page = Paginator(qs, per_page).get_page(filters.page)

@@ -10,6 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from games.engines import get_engine
 from games.models import Match, Move, Seat
 from games.presentation import EVENT_LOG_LENGTH, LogEntry, table_build
+from games.selectors.ratings import match_rating_changes
 
 
 def match_seats(*, match_id: int) -> list[Seat]:
@@ -77,6 +78,10 @@ def match_table_context(
     people = {s.index for s in seats if s.bot_level is None}
     if match.status == Match.Status.ACTIVE and people.intersection(match.awaiting):
         context["deadline_at"] = match.deadline_at
+    if match.status == Match.Status.FINISHED:
+        # One query, and only on a finished table: nothing is rated during play.
+        changes = match_rating_changes(match=match)
+        context["rating_changes"] = [(names[i], changes[i]) for i in sorted(changes)]
     if match.state is None:
         return context
     engine = get_engine(match.game)

@@ -17,7 +17,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from games.engines import Engine, replay
-from games.models import Match, Move, Seat
+from games.models import Match, Move, RatingStatus, Seat
 from games.services.results import match_results_store
 
 # A challenge vote with no turn deadline still closes after this long: a site setting (not a
@@ -74,7 +74,8 @@ def state_store(
     if over:
         match.status = Match.Status.FINISHED
         match.finished_at = timezone.now()
-        fields += ["status", "finished_at"]
+        match.rating_status = RatingStatus.PENDING  # rated after the commit (docs/ratings.md)
+        fields += ["status", "finished_at", "rating_status"]
     match.deadline_at = _deadline(engine=engine, match=match, state=state, previous=previous)
     match.save(update_fields=fields)
     if over:
@@ -109,8 +110,19 @@ def _awaited_mark(match: Match, seats: Sequence[Seat]) -> None:
             f"UPDATE {table} SET {column} = {value_sql} WHERE {match_col} = %s",
             [*params, match.pk],
         )
+    newly = [s.user_id for s in seats if s.user_id and s.awaited_since is None and values[s.index]]
     for seat in seats:
         seat.awaited_since = values[seat.index]
+    if newly:  # people (never bots) whose turn it now is: a mail, after commit (no statement)
+        _turn_mails_enqueue(match, newly)
+
+
+def _turn_mails_enqueue(match: Match, user_ids: Sequence[int]) -> None:
+    from accounts.tasks import turn_mail_enqueue
+
+    pk, version = match.pk, match.version
+    for user_id in user_ids:
+        transaction.on_commit(lambda u=user_id: turn_mail_enqueue(pk, u, version), robust=True)
 
 
 def vote_open(engine: Engine, state: Any, seat: int) -> bool:

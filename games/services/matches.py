@@ -66,6 +66,7 @@ def match_create(
         )
         if seed is not None:
             match.seed = seed
+            match.seed_fixed = True  # a chosen deal is never rated (docs/ratings.md)
         match.commitment = records.seed_commitment(match.salt, match.seed)
         try:
             # Dealing once now means a bad option fails here, not when the last player sits.

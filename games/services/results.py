@@ -5,13 +5,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.db import transaction
+
 from games.engines.results import standings
 from games.models import Match, Seat
 
 
 def match_results_store(*, match: Match, outcome: dict[str, Any], seats: Sequence[Seat]) -> None:
     """Write ``Seat.result/score/rank`` from the engine's outcome, in the caller's transaction
-    (the one that ends the match), and clear ``awaited_since``: nobody is awaited any more."""
+    (the one that ends the match), and clear ``awaited_since``: nobody is awaited any more.
+
+    The caller has saved ``rating_status = "pending"`` with the match (``state_store``); the
+    rating task is enqueued once this transaction commits (docs/ratings.md), and the
+    sweeper picks the match up should that message be lost."""
+    from games import tasks  # tasks call the services: reached at use, as in ``_store``
+
     table = standings(outcome, match.num_players)
     rows = list(seats)
     for seat in rows:
@@ -21,3 +29,5 @@ def match_results_store(*, match: Match, outcome: dict[str, Any], seats: Sequenc
         seat.rank = standing.rank
         seat.awaited_since = None
     Seat.objects.bulk_update(rows, ["result", "score", "rank", "awaited_since"])
+    pk, version = match.pk, match.version
+    transaction.on_commit(lambda: tasks.enqueue(tasks.ratings_update, pk, version))

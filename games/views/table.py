@@ -7,8 +7,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
+from accounts.notify import seen_mark
 from games.forms import MoveForm
-from games.models import Match
+from games.models import Match, Seat
 from games.selectors import match_poll_version, match_seats, match_table_context, seat_of
 from games.services import Rejected, player_move_submit
 from games.views.common import login_required_htmx, visible_match
@@ -20,6 +21,7 @@ TABLE_PARTIAL = "games/match.html#table"
 @require_GET
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match, seats = visible_match(request, pk)
+    _seen(request, match, seats)
     context = match_table_context(match=match, seat=seat_of(seats, request.user), seats=seats)
     template = TABLE_PARTIAL if request.htmx else "games/match.html"
     return render(request, template, context)
@@ -36,6 +38,7 @@ def match_table(request: HttpRequest, pk: int) -> HttpResponse:
         return HttpResponse(status=204)
     match = Match.objects.get(pk=pk)
     seats = match_seats(match_id=match.pk)
+    _seen(request, match, seats)
     context = match_table_context(match=match, seat=seat_of(seats, request.user), seats=seats)
     response = render(request, TABLE_PARTIAL, context)
     if match.status == Match.Status.FINISHED:
@@ -67,6 +70,13 @@ def match_move(request: HttpRequest, pk: int) -> HttpResponse:
         )
         return render(request, TABLE_PARTIAL, context)
     return redirect("match_detail", pk=pk)
+
+
+def _seen(request: HttpRequest, match: Match, seats: list[Seat]) -> None:
+    """The table is served to this person in full: their turn mail is not needed (one upsert,
+    for a seated person at a running match; never on the 204 poll)."""
+    if match.status == Match.Status.ACTIVE and seat_of(seats, request.user) is not None:
+        seen_mark(user_id=request.user.pk, match_id=match.pk)
 
 
 def _move_refused(request: HttpRequest, pk: int, message: str, status: int) -> HttpResponse:

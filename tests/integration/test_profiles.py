@@ -260,4 +260,4 @@ def test_profile_query_count_does_not_grow_with_the_matches(ann, bea, ann_client
     few = counts()
     many_finished(ann, bea, 495)
     assert counts() == few
-    assert max(few) <= 10
+    assert max(few) <= 12  # 10, + the nav badge's count, + the ratings (docs/ratings.md)

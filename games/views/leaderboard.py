@@ -1,0 +1,41 @@
+"""``/leaderboard/<game>/?page=``: a game's ratings, people and bot levels in one ranking
+(docs/ratings.md, The leaderboard). An unknown game is a 404."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from games.engines import GAME_TITLES
+from games.filters import page_number
+from games.selectors.ratings import (
+    LEADERBOARD_MIN_MATCHES,
+    LEADERBOARD_RECENT_DAYS,
+)
+from games.selectors.ratings import (
+    leaderboard as leaderboard_page,
+)
+from games.skill import PROVISIONAL_BELOW
+
+
+@login_required
+@require_GET
+def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
+    if game not in GAME_TITLES:
+        raise Http404("There is no such game.")
+    page = leaderboard_page(game=game, page=page_number(request.GET.get("page")))
+    return render(
+        request,
+        "games/leaderboard.html",
+        {
+            "game": game,
+            "title": GAME_TITLES[game],
+            "games": GAME_TITLES.items(),
+            "page": page,
+            "min_matches": LEADERBOARD_MIN_MATCHES,
+            "recent_days": LEADERBOARD_RECENT_DAYS,
+            "provisional_below": PROVISIONAL_BELOW,
+        },
+    )
