@@ -121,8 +121,31 @@ class MoveForm(forms.Form):
     def clean_move(self) -> dict[str, Any]:
         try:
             move = json.loads(self.cleaned_data["move"])
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:  # a deep enough nesting exhausts the stack
             raise forms.ValidationError("That move is not readable.") from exc
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
             raise forms.ValidationError("That move is not readable.")
+        if _nesting(move) > MOVE_NESTING:
+            raise forms.ValidationError("That move is not readable.")
         return move
+
+
+# Every move of both games is an object holding strings, numbers, booleans and lists of
+# numbers: two levels. Anything deeper is not a move, and is refused before any comparison.
+MOVE_NESTING = 3
+
+
+def _nesting(value: object) -> int:
+    """How deeply ``value`` nests lists and objects (a scalar is 0), without recursion."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            depth += 1
+            deepest = max(deepest, depth)
+            if depth > MOVE_NESTING:
+                return depth
+            stack.extend(
+                (child, depth) for child in (item.values() if isinstance(item, dict) else item)
+            )
+    return deepest

@@ -41,6 +41,18 @@ def canonical_json(data: JSON) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def same_json(a: object, b: object) -> bool:
+    """``a == b`` as JSON sees it: Python's ``False == 0`` and ``1 == 1.0`` are not equal here,
+    so a move spelled with the wrong types never passes for a legal one."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same_json(a[k], b[k]) for k in a)  # type: ignore[attr-defined,index]
+    if isinstance(a, list):
+        return len(a) == len(b) and all(map(same_json, a, b))  # type: ignore[arg-type]
+    return a == b
+
+
 def digest(data: JSON) -> str:
     """Stable SHA-256 hex digest of a JSON-able value."""
     return hashlib.sha256(canonical_json(data).encode("utf-8")).hexdigest()

@@ -9,6 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from games.engines import IllegalMove, get_engine
+from games.engines.base import same_json
 from games.engines.replay import NEXT_ROUND
 from games.models import Match, Move, Seat
 from games.services._store import due_work_enqueue, entry_log, refresh, seats_of, state_store
@@ -118,14 +119,21 @@ def _move_play(
             status=409,
         )
     before = engine.load(match.state)
-    if not engine.legal_moves(before, seat.index):
+    legal = engine.legal_moves(before, seat.index)
+    if not legal:
         raise MoveRejected("It is not your turn.", status=409)
+    # The engine's own spelling of the move is what is played and logged, never the client's:
+    # ``{"positions": [false]}`` is not the legal ``[0]``, whatever Python's ``False == 0`` says.
+    chosen = next((offered for offered in legal if same_json(offered, move)), None)
+    if chosen is None:
+        reason = engine.explain(before, seat.index, move)
+        raise MoveRejected(reason or "That is not one of the moves you may make now.", 422)
     try:
-        state = engine.apply(before, seat.index, move)
+        state = engine.apply(before, seat.index, chosen)
     except IllegalMove as exc:
         raise MoveRejected(str(exc), status=422) from exc
     entry = entry_log(
-        engine=engine, match=match, seat=seat.index, move=move, state=state, auto=auto
+        engine=engine, match=match, seat=seat.index, move=chosen, state=state, auto=auto
     )
     state_store(engine=engine, match=match, state=state, previous=before, seats=seats)
     # A person's card may be challenged: bots hold back for the window before answering.

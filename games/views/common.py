@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import quote
 
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
@@ -25,12 +26,22 @@ def login_required_htmx(view: Callable[..., HttpResponse]) -> Callable[..., Http
         if not request.user.is_authenticated:
             if request.htmx:
                 return HttpResponseClientRedirect(
-                    f"{reverse(settings.LOGIN_URL)}?next={request.htmx.current_url_abs_path or '/'}"
+                    f"{reverse(settings.LOGIN_URL)}?next={quote(_came_from(request), safe='/')}"
                 )
             return redirect_to_login(request.get_full_path())
         return view(request, *args, **kwargs)
 
     return wrapper
+
+
+def _came_from(request: HttpRequest) -> str:
+    """The page an htmx request came from (its ``HX-Current-URL``), as a path on this site; "/"
+    when the header is missing or malformed (``http://[::1`` makes URL parsing raise)."""
+    try:
+        path = request.htmx.current_url_abs_path or "/"
+    except ValueError:
+        return "/"
+    return path if path.startswith("/") and not path.startswith("//") else "/"
 
 
 def visible_match(request: HttpRequest, pk: int) -> tuple[Match, list[Seat]]:

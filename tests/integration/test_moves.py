@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from games.engines.base import same_json
 from games.models import Match, Move
 from tests import factories
 
@@ -101,6 +104,11 @@ def test_a_forged_move_is_422_with_the_engines_message(match, clients):
         {"move": '{"type": "draw", "source": "pack"}', "version": "two"},
         {"move": '{"type": "draw", "source": "pack"}'},
         {"move": "x" * 5000, "version": "2"},
+        # Nested deeply enough to exhaust Python's recursion in the JSON parser, and deep
+        # enough to be no move of either game: both refused before any comparison.
+        {"move": "[" * 990 + "]" * 990, "version": "2"},
+        {"move": '{"type": "draw", "x": ' + "[" * 900 + "]" * 900 + "}", "version": "2"},
+        {"move": '{"type": "draw", "x": [[[[1]]]]}', "version": "2"},
     ],
 )
 def test_garbage_is_400_and_changes_nothing(match, clients, data):
@@ -112,6 +120,42 @@ def test_garbage_is_400_and_changes_nothing(match, clients, data):
     assert response.status_code == 400
     assert "could not be read" in response.content.decode()
     assert _snapshot(match) == before
+
+
+def test_a_move_spelled_with_the_wrong_types_is_refused_and_the_engines_own_is_stored(
+    match, clients
+):
+    """``False == 0`` in Python, not in JSON: ``[false]`` is not the legal ``[0]``."""
+    rng = random.Random(2)
+    for _ in range(80):  # play on until the awaited seat may take the top discard
+        seat = factories.awaited_seat(match)
+        legal = factories.legal_moves(match, seat)
+        offered = [m for m in legal if m.get("source") == "discard" and m["positions"] == [0]]
+        if offered:
+            break
+        factories.play_random(match, rng, plies=match.ply + 1)
+    (take,) = offered
+    before = _snapshot(match)
+    for forged in ({**take, "positions": [False]}, {**take, "positions": [0.0]}):
+        response = factories.post_move(clients[seat], match, forged)
+        assert response.status_code == 422
+        assert "not one of the moves you may make" in response.content.decode()
+        assert _snapshot(match) == before
+    # The move as the engine offers it plays, and the log holds the engine's spelling.
+    response = factories.post_move(clients[seat], match, dict(reversed(list(take.items()))))
+    assert response.status_code == 200
+    stored = Move.objects.get(match=match, ply=match.ply + 1)
+    assert same_json(stored.payload, take)  # strictly: ``==`` would take [False] for [0]
+
+
+def test_a_malformed_htmx_current_url_is_not_a_500(match, client):
+    for value in ("http://[::1", "\x00", "//evil.example/", "http://a:99999999/x"):
+        response = client.get(
+            f"/matches/{match.pk}/", headers={"HX-Request": "true", "HX-Current-URL": value}
+        )
+        assert response.status_code == 200, value
+        assert response.headers["HX-Redirect"].startswith("/accounts/login/?next=/")
+        assert "evil" not in response.headers["HX-Redirect"]
 
 
 def test_a_non_member_gets_403_and_changes_nothing(match, cal_client):

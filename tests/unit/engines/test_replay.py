@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engines import IllegalMove, get_engine, replay
-from games.engines.base import canonical_json
+from games.engines.base import canonical_json, same_json
 from tests.unit.engines.helpers import random_play
 
 OPTIONS = {"faraway": {}, "gulliver": {"target": 150, "challenges": True}}
@@ -131,3 +131,19 @@ def test_step_refuses_a_seatless_entry_that_is_not_a_deal():
     faraway = get_engine("faraway")
     with pytest.raises(IllegalMove, match="no rounds"):
         replay.step(faraway, faraway.new_game(2, 1), None, replay.NEXT_ROUND)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ({"positions": [0]}, {"positions": [0]}, True),
+        ({"positions": [0]}, {"positions": [False]}, False),
+        ({"positions": [1]}, {"positions": [1.0]}, False),
+        ({"accept": True}, {"accept": 1}, False),
+        ({"a": 1, "b": [2]}, {"b": [2], "a": 1}, True),
+        ({"a": 1}, {"a": 1, "b": None}, False),
+        ([1, 2], [2, 1], False),
+    ],
+)
+def test_same_json_tells_json_types_apart(a, b, same):
+    assert same_json(a, b) is same
