@@ -23,6 +23,7 @@ from django.db.models import (
 
 from games.models import Match, Seat
 from games.selectors.history import ResultWords, result_words
+from games.selectors.table import seat_names
 
 
 @dataclass(frozen=True)
@@ -37,11 +38,6 @@ class MatchListing:
     result: ResultWords | None = None
 
 
-def _names(match: Match) -> list[str]:
-    taken = {s.index: s.display_name for s in match.seats.all()}
-    return [taken.get(i, "(open seat)") for i in range(match.num_players)]
-
-
 def _listed(qs: QuerySet[Match]) -> QuerySet[Match]:
     seats = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"))
     return qs.defer("state", "start_events").select_related("created_by").prefetch_related(seats)
@@ -53,7 +49,7 @@ def lobby_open_matches(*, user: AbstractBaseUser) -> list[MatchListing]:
     qs = _listed(
         Match.objects.filter(public=True, status=Match.Status.WAITING).exclude(seats__user=user)
     ).order_by("created_at")
-    return [MatchListing(m, None, False, _names(m)) for m in qs]
+    return [MatchListing(m, None, False, seat_names(m, m.seats.all())) for m in qs]
 
 
 # The lobby shows the liveliest public matches to watch, not every one.
@@ -65,7 +61,7 @@ def lobby_watchable_matches(*, user: AbstractBaseUser) -> list[MatchListing]:
     qs = _listed(
         Match.objects.filter(public=True, status=Match.Status.ACTIVE).exclude(seats__user=user)
     ).order_by("-updated_at")[:WATCHABLE_LENGTH]
-    return [MatchListing(m, None, False, _names(m)) for m in qs]
+    return [MatchListing(m, None, False, seat_names(m, m.seats.all())) for m in qs]
 
 
 def user_matches(*, user: AbstractBaseUser, limit: int | None = None) -> list[MatchListing]:
@@ -93,5 +89,5 @@ def user_matches(*, user: AbstractBaseUser, limit: int | None = None) -> list[Ma
         result = None
         if m.status == Match.Status.FINISHED:
             result = result_words(match=m, seat=seat, seats=m.seats.all())
-        listings.append(MatchListing(m, seat, your_turn, _names(m), result))
+        listings.append(MatchListing(m, seat, your_turn, seat_names(m, m.seats.all()), result))
     return listings

@@ -21,6 +21,7 @@ from games.engines import get_engine, replay
 from games.engines.base import PRIVATE
 from games.models import Match, Move, Seat
 from games.presentation import LogEntry, log_lines, table_build
+from games.selectors.table import seat_names
 
 ALL = "all"
 PUBLIC = "public"
@@ -98,11 +99,6 @@ class ReplayFrame:
     @property
     def next_ply(self) -> int:
         return min(self.ply + 1, self.last_ply)
-
-
-def seat_names(match: Match, seats: Sequence[Seat]) -> list[str]:
-    taken = {s.index: s.display_name for s in seats}
-    return [taken.get(i, "(open seat)") for i in range(match.num_players)]
 
 
 def replay_perspectives(

@@ -18,6 +18,12 @@ def match_seats(*, match_id: int) -> list[Seat]:
     return list(Seat.objects.filter(match_id=match_id).select_related("user").order_by("index"))
 
 
+def seat_names(match: Match, seats: Sequence[Seat]) -> list[str]:
+    """Every seat's name by index, "(open seat)" for one nobody has taken yet."""
+    taken = {s.index: s.display_name for s in seats}
+    return [taken.get(i, "(open seat)") for i in range(match.num_players)]
+
+
 def seat_of(seats: Sequence[Seat], user: AbstractBaseUser) -> Seat | None:
     """``user``'s seat among ``seats`` (``None`` for a spectator or a visitor)."""
     if not user.is_authenticated:
@@ -64,8 +70,7 @@ def match_table_context(
     page to put on top of its log, and the log is not read again.
     """
     seats = list(seats) if seats is not None else match_seats(match_id=match.pk)
-    taken = {s.index: s.display_name for s in seats}
-    names = [taken.get(i, "(open seat)") for i in range(match.num_players)]
+    names = seat_names(match, seats)
     context: dict[str, Any] = {
         "match": match,
         "seat": seat,
