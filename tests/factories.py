@@ -6,10 +6,12 @@ import html
 import json
 import random
 import re
+import threading
 from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.test import Client
 
 from games.engines import get_engine, records, replay
@@ -169,3 +171,30 @@ def play_random(
         if after_each is not None:
             after_each(match)
     return match
+
+
+def at_once(jobs: list[Callable[[], Any]], *, timeout: float = 60.0) -> list[Any]:
+    """A race: each job in a thread of its own, all released together by one barrier; their
+    results in the jobs' order. The first exception a job raised is raised here. Each thread
+    closes its database connection, so the test database can be flushed afterwards."""
+    barrier = threading.Barrier(len(jobs))
+    results: list[Any] = [None] * len(jobs)
+    errors: list[BaseException] = []
+
+    def run(index: int, job: Callable[[], Any]) -> None:
+        try:
+            barrier.wait(timeout=10)
+            results[index] = job()
+        except BaseException as exc:
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=pair) for pair in enumerate(jobs)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=timeout)
+    if errors:
+        raise errors[0]
+    return results

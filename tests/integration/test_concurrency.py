@@ -8,10 +8,8 @@ in CI's SQLite pass. A race may refuse a request (409) but never fails one (500)
 from __future__ import annotations
 
 import json
-import threading
 
 import pytest
-from django.db import connection
 from django.test import Client
 
 from games.models import Match, Move
@@ -25,28 +23,16 @@ def test_the_same_move_posted_twice_at_once_is_played_once():
     seat = match.awaiting[0]
     user = [ann, bea][seat]
     move = {"type": "draw", "source": "pack"}
-    barrier = threading.Barrier(2)
-    statuses: list[int] = []
+    clients = [factories.client_for(user) for _ in range(2)]
 
-    def post() -> None:
-        try:
-            client = Client()
-            client.force_login(user)
-            barrier.wait(timeout=10)
-            response = client.post(
-                f"/matches/{match.pk}/move/",
-                {"move": json.dumps(move), "version": match.version},
-                headers={"HX-Request": "true"},
-            )
-            statuses.append(response.status_code)
-        finally:
-            connection.close()
+    def post(client: Client):
+        return lambda: client.post(
+            f"/matches/{match.pk}/move/",
+            {"move": json.dumps(move), "version": match.version},
+            headers={"HX-Request": "true"},
+        ).status_code
 
-    threads = [threading.Thread(target=post) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
+    statuses = factories.at_once([post(client) for client in clients], timeout=30)
     assert sorted(statuses) == [200, 409]
     assert Move.objects.filter(match=match).count() == 1
     fresh = Match.objects.get(pk=match.pk)
@@ -59,24 +45,11 @@ def test_two_people_taking_the_last_seat_at_once_get_one_seat_each_at_most():
     ann = factories.user_make("ann")
     others = [factories.user_make(name) for name in ("bea", "cal")]
     match = factories.match_make(game="faraway", players=[ann], seats=2)
-    barrier = threading.Barrier(2)
-
-    statuses: list[int] = []
-
-    def join(user) -> None:
-        try:
-            client = Client()
-            client.force_login(user)
-            barrier.wait(timeout=10)
-            statuses.append(client.post(f"/matches/{match.pk}/join/").status_code)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=join, args=(u,)) for u in others]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
+    clients = [factories.client_for(user) for user in others]
+    statuses = factories.at_once(
+        [lambda c=c: c.post(f"/matches/{match.pk}/join/").status_code for c in clients],
+        timeout=30,
+    )
     fresh = Match.objects.get(pk=match.pk)
     assert fresh.seats.count() == 2
     assert fresh.status == Match.Status.ACTIVE
@@ -101,34 +74,18 @@ def test_moves_and_joins_racing_on_many_tables_get_only_200_302_or_409():
         user = people[matches.index(match) * 2 + seat]
         jobs += [("move", user, match)] * 2
     jobs += [("join", user, waiting) for user in joiners]
-    barrier = threading.Barrier(len(jobs))
-    statuses: list[int] = []
 
-    def run(kind: str, user, match: Match) -> None:
-        try:
-            client = Client()
-            client.force_login(user)
-            barrier.wait(timeout=10)
-            if kind == "join":
-                response = client.post(f"/matches/{match.pk}/join/")
-            else:
-                response = client.post(
-                    f"/matches/{match.pk}/move/",
-                    {
-                        "move": json.dumps({"type": "draw", "source": "pack"}),
-                        "version": match.version,
-                    },
-                    headers={"HX-Request": "true"},
-                )
-            statuses.append(response.status_code)
-        finally:
-            connection.close()
+    def run(kind: str, client: Client, match: Match):
+        if kind == "join":
+            return lambda: client.post(f"/matches/{match.pk}/join/").status_code
+        move = {"move": json.dumps({"type": "draw", "source": "pack"}), "version": match.version}
+        return lambda: client.post(
+            f"/matches/{match.pk}/move/", move, headers={"HX-Request": "true"}
+        ).status_code
 
-    threads = [threading.Thread(target=run, args=job) for job in jobs]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
+    statuses = factories.at_once(
+        [run(kind, factories.client_for(user), match) for kind, user, match in jobs]
+    )
     assert len(statuses) == len(jobs)
     assert set(statuses) <= {200, 302, 409}, statuses
     assert statuses.count(200) == 3 and statuses.count(409) == 3  # each move played once

@@ -9,7 +9,6 @@ callbacks back and running them later stands for ``PARLOUR_TURN_MAIL_DELAY``.
 from __future__ import annotations
 
 import re
-import threading
 from datetime import timedelta
 
 import pytest
@@ -475,31 +474,12 @@ def test_two_workers_deciding_the_same_turn_mail_at_once_send_one(settings):
     match = factories.match_make(players=[ann, bea], seed=4)
     person = _awaited_user(match)
 
-    def race() -> tuple[list[bool], list[BaseException]]:
-        start = threading.Barrier(2)
-        results: list[bool] = []
-        errors: list[BaseException] = []
-
-        def decide() -> None:
-            try:
-                start.wait()
-                results.append(notify.turn_mail_send(match_id=match.pk, user_id=person.pk))
-            except BaseException as exc:
-                errors.append(exc)
-            finally:
-                connection.close()
-
-        threads = [threading.Thread(target=decide) for _ in range(2)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        return results, errors
+    def decide() -> bool:
+        return notify.turn_mail_send(match_id=match.pk, user_id=person.pk)
 
     for _round in range(5):  # each round a fresh race for the same mail
         MatchNotice.objects.filter(user=person, match=match).update(turn_mailed_at=None)
         mail.outbox = []
-        results, errors = race()
-        assert errors == []
+        results = factories.at_once([decide, decide])  # raises what either decision raised
         assert sorted(results) == [False, True]
         assert len(mail.outbox) == 1

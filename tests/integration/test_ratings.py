@@ -11,7 +11,6 @@ import datetime
 import importlib
 import random
 import re
-import threading
 
 import pytest
 from django.apps import apps as django_apps
@@ -445,25 +444,7 @@ def test_two_workers_at_once_rate_each_match_once():
         two(*pair, finished=now - datetime.timedelta(minutes=20 - i))
         for i, pair in enumerate([(ann, bea), (bea, cal), (cal, ann)] * 4)
     ]
-    barrier = threading.Barrier(2)
-    done: list[int] = []
-    errors: list[BaseException] = []
-
-    def work() -> None:
-        try:
-            barrier.wait(timeout=10)
-            done.append(ratings_update_due())
-        except BaseException as exc:
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=work) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert errors == []
+    done = factories.at_once([ratings_update_due, ratings_update_due])  # raises any error
     assert sum(done) == len(matches)
     for match in matches:
         assert RatingChange.objects.filter(match=match).count() == 2
