@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run serve test test-unit test-integration test-browser test-sqlite lint format migrate demo bench bench-bot-latency clean
+.PHONY: run serve test test-unit test-integration test-browser test-faults test-sqlite lint format migrate demo bench bench-bot-latency bench-load clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -53,7 +53,13 @@ test-integration: $(STAMP)
 test-browser: $(STAMP)
 	$(PY) -m pytest tests/functional
 
-test: lint test-unit test-integration test-browser
+# Faults against real processes (their own PostgreSQL cluster, Redis, gunicorn, worker, beat):
+# a worker SIGKILLed mid-decision, Redis stopped, PostgreSQL restarted. Own pytest process:
+# it points the test process's database connection at its private cluster.
+test-faults: $(STAMP)
+	$(PY) -m pytest tests/faults
+
+test: lint test-unit test-integration test-browser test-faults
 
 # The integration suite once more on the embedded default's SQLite file, whatever DATABASE_URL
 # says (CI runs it after the PostgreSQL pass): races and refusals must hold on both.
@@ -66,6 +72,11 @@ bench: $(STAMP)
 # A person's move to the bots' replies committed, through a real worker (needs REDIS_URL).
 bench-bot-latency: $(STAMP)
 	$(PY) bench/bot_latency.py
+
+# 40 logged-in clients over HTTP against gunicorn + PostgreSQL + Redis + a worker, 5 minutes
+# steady, then 5 with the worker killed every minute (~18 min; docs/performance.md).
+bench-load: $(STAMP)
+	$(PY) bench/load.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis

@@ -9,9 +9,9 @@ import logging
 from celery import current_app, shared_task
 from django.conf import settings
 from django.utils import timezone
-from kombu.exceptions import OperationalError as KombuOperationalError
 
 from accounts import notify
+from config.publish import publish
 
 logger = logging.getLogger(__name__)
 
@@ -57,7 +57,4 @@ def turn_mail_enqueue(match_id: int, user_id: int, version: int) -> None:
             return
         turn_mail.apply(args, throw=True)
         return
-    try:
-        turn_mail.apply_async(args, countdown=countdown or None)
-    except (KombuOperationalError, OSError):
-        logger.exception("could not enqueue accounts.turn_mail%s", args)
+    publish(turn_mail, args, countdown)  # bounded; a broker that is down loses this mail only

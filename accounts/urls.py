@@ -8,6 +8,8 @@ urlpatterns = [
     path("notifications/", views.notification_settings, name="notification_settings"),
     path("badge/", views.badge, name="turn_badge"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
+    # Ahead of Django's own password_reset/ (below): the same view, throttled.
+    path("password_reset/", views.ThrottledPasswordResetView.as_view(), name="password_reset"),
     # login/, logout/, password_change/, password_reset/, reset/<uidb64>/<token>/ ...
     path("", include("django.contrib.auth.urls")),
     # Profiles lived here before /players/<username>/: old links still arrive.

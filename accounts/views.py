@@ -1,15 +1,18 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import PasswordResetView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseStopPolling
 
-from accounts import notify
+from accounts import notify, throttling
 from accounts.forms import NotificationSettingsForm, RegisterForm
 from accounts.selectors import awaited_count
 from games.filters import HistoryFilters, page_number
@@ -19,8 +22,18 @@ from games.selectors.ratings import profile_ratings
 
 @require_http_methods(["GET", "POST"])
 def register(request: HttpRequest) -> HttpResponse:
+    """Create an account and sign in. Every POST counts against the address's registration limit
+    (valid or not: the form also tells whether a username is taken); over it, the form page
+    again with the message, a 429, and no account made."""
     if request.user.is_authenticated:
         return redirect("lobby")
+    if request.method == "POST":
+        refusal = throttling.registration_refusal(request)
+        if refusal is not None:
+            # Unbound, so nothing is validated; the username and e-mail are filled back in.
+            form = RegisterForm(initial=throttled_initial(request, ("username", "email")))
+            context = {"form": form, "throttle_message": refusal}
+            return render(request, "accounts/register.html", context, status=429)
     form = RegisterForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
@@ -29,6 +42,27 @@ def register(request: HttpRequest) -> HttpResponse:
         return redirect("lobby")
     status = 400 if request.method == "POST" else 200
     return render(request, "accounts/register.html", {"form": form}, status=status)
+
+
+def throttled_initial(request: HttpRequest, names: tuple[str, ...]) -> dict[str, str]:
+    """The POSTed values of ``names`` (never a password), to fill a refused form back in."""
+    return {name: request.POST.get(name, "")[:254] for name in names}
+
+
+class ThrottledPasswordResetView(PasswordResetView):
+    """Django's password reset, limited per address and per e-mail address.
+
+    Over a limit: the form page with the message and a 429, and no mail sent. The refusal is the
+    same whether or not the address belongs to an account, as Django's own answer is.
+    """
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        refusal = throttling.password_reset_refusal(request)
+        if refusal is None:
+            return super().post(request, *args, **kwargs)
+        form = self.form_class(initial=throttled_initial(request, ("email",)))
+        context = self.get_context_data(form=form, throttle_message=refusal)
+        return self.render_to_response(context, status=429)
 
 
 @login_required

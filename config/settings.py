@@ -47,15 +47,21 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "csp",
     "django_htmx",
     "template_partials",
+    "axes",  # failed sign-ins (docs/hardening.md)
+    "django_ratelimit",  # registration and password-reset limits; its checks vet the cache
     "accounts",
     "games",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A NUL in a path or an admin query is a 400 before a query sees it (config/null_bytes.py).
+    "config.null_bytes.NullBytesRejectedMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -63,6 +69,10 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A lost or refused database connection in a view is a 503 page, not a 500 (config/urls.py
+    # has the handler500 for the same errors outside a view).
+    "config.unavailable.DatabaseUnavailableMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a sign-in lockout into its 429 page
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -115,6 +125,60 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "home"
+
+# --- Sign-in throttling (docs/hardening.md) ---------------------------------------------------
+# Failed sign-ins (django-axes, through authenticate: the site's login and the admin's). One
+# account from one address is locked after PARLOUR_LOGIN_FAILURES failures, for
+# PARLOUR_LOGIN_COOLOFF_MINUTES from the last of them; one address is locked for every account
+# after PARLOUR_LOGIN_ADDRESS_FAILURES failures across accounts (password spraying). The correct
+# password is refused during a lockout; a successful sign-in clears that pair's count.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses locked-out sign-ins
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("PARLOUR_LOGIN_FAILURES", "5"))
+PARLOUR_LOGIN_COOLOFF_MINUTES = float(os.environ.get("PARLOUR_LOGIN_COOLOFF_MINUTES", "15"))
+AXES_COOLOFF_TIME = PARLOUR_LOGIN_COOLOFF_MINUTES / 60  # axes reads a float as hours
+PARLOUR_LOGIN_ADDRESS_FAILURES = int(os.environ.get("PARLOUR_LOGIN_ADDRESS_FAILURES", "30"))
+AXES_LOCKOUT_PARAMETERS = "accounts.throttling.lockout_parameters"
+AXES_LOCKOUT_CALLABLE = "accounts.throttling.lockout_response"
+AXES_USERNAME_CALLABLE = "accounts.throttling.attempted_username"  # fits axes' column
+AXES_RESET_ON_SUCCESS = True
+# Only failures are kept (and only for the cool-off): a row per successful sign-in, who from
+# where, would be personal data that grows forever and that throttling has no use for.
+AXES_DISABLE_ACCESS_LOG = True
+# Attempts during a lockout are refused without being counted, so the wait the page announces
+# is the wait there is; a patient guesser gets no more tries either way.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# The client's address, for axes and ratelimit alike (accounts/client_address.py): REMOTE_ADDR,
+# or with PARLOUR_TRUSTED_PROXIES=N reverse proxies in front, the N-th X-Forwarded-For entry
+# from the right. Never set N higher than the proxies there are: clients could pick addresses.
+PARLOUR_TRUSTED_PROXIES = int(os.environ.get("PARLOUR_TRUSTED_PROXIES", "0"))
+AXES_CLIENT_IP_CALLABLE = "accounts.client_address.client_address"
+RATELIMIT_IP_META_KEY = "accounts.client_address.client_address"
+# Registration and password reset (django-ratelimit), each POST counted per fixed window.
+PARLOUR_REGISTER_RATE = os.environ.get("PARLOUR_REGISTER_RATE", "5/h")
+PARLOUR_RESET_RATE_ADDRESS = os.environ.get("PARLOUR_RESET_RATE_ADDRESS", "5/h")
+PARLOUR_RESET_RATE_EMAIL = os.environ.get("PARLOUR_RESET_RATE_EMAIL", "3/h")
+# The counters live in the site's database (table made by accounts migration 0002):
+# shared by every web process on SQLite and PostgreSQL, and up while Redis is down. The backend
+# makes incr atomic (accounts/throttle_cache.py); ratelimit only knows it as "not officially
+# supported" (W001), silenced below. The default cache stays Django's per-process memory cache.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "throttle": {
+        "BACKEND": "accounts.throttle_cache.AtomicCounterDatabaseCache",
+        "LOCATION": "parlour_throttle_cache",
+        # Culling past MAX_ENTRIES drops live counters too: far above any real count of them.
+        "OPTIONS": {"MAX_ENTRIES": 100_000},
+    },
+}
+RATELIMIT_USE_CACHE = "throttle"
+# Fail closed: the counters are in the database the site cannot run without, so a failure to
+# count is rare and brief; refusing a registration then costs a retry, letting it through would
+# switch the limit off for whoever can cause the failure.
+RATELIMIT_FAIL_OPEN = False
+SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
 
 # Mail: the console backend by default (mails are printed); SMTP with
 # EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend and the variables below (README).
@@ -171,13 +235,62 @@ if PRODUCTION:
     SECURE_HSTS_PRELOAD = True
     SECURE_CONTENT_TYPE_NOSNIFF = True
 
+# --- Security headers and CSP (docs/hardening.md) ---------------------------------------------
+# The same headers in every mode, so a page that breaks under them breaks in development first.
+if PRODUCTION and DEBUG:
+    # DEBUG pages show settings, SQL and tracebacks (a seat's hidden hand among them).
+    raise RuntimeError("DEBUG must be off when PARLOUR_PRODUCTION=1")
+SECURE_REFERRER_POLICY = "same-origin"  # other sites never see match or replay addresses
+X_FRAME_OPTIONS = "DENY"  # no framing at all (CSP frame-ancestors 'none' says it again)
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+# django-csp 4 format. Every script and stylesheet is a file under static/: no inline <script>,
+# no <style>, no style= attribute, no eval (htmx's allowEval is off in base.html). A new script
+# goes in static/js/ and is loaded with <script src="{% static ... %}" defer>.
+_SELF, _NONE = "'self'", "'none'"
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [_SELF],
+        "script-src": [_SELF],
+        "style-src": [_SELF],
+        "img-src": [_SELF],  # nothing here or in the admin uses data: images
+        "connect-src": [_SELF],  # htmx requests and polling
+        "font-src": [_SELF],
+        "form-action": [_SELF],
+        "frame-ancestors": [_NONE],
+        "base-uri": [_SELF],
+        "object-src": [_NONE],
+    }
+}
+
 # --- Celery -----------------------------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
 _broker = os.environ.get("CELERY_BROKER_URL", "")
 CELERY_FILESYSTEM_DIR = DATA_DIR / "broker"
+# Seconds a Redis connect or command may take before it counts as down (config/publish.py):
+# short, so a move committed while Redis is unreachable or hung still answers at once (redis-py
+# would otherwise wait for the kernel's SYN retries, two minutes).
+PARLOUR_BROKER_TIMEOUT = float(os.environ.get("PARLOUR_BROKER_TIMEOUT", "0.25"))
+# Seconds a process skips the broker after a failed send (the sweeper resends what matters).
+PARLOUR_BROKER_BACKOFF = float(os.environ.get("PARLOUR_BROKER_BACKOFF", "5"))
+PARLOUR_REDIS_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": PARLOUR_BROKER_TIMEOUT,
+    "socket_timeout": PARLOUR_BROKER_TIMEOUT,
+    # A sender's (re)connect is tried once: kombu's default retried for up to
+    # broker_connection_timeout (4 s) plus a 2 s pause, the ~6 s a move once waited. The
+    # worker's own consumer reconnects with its own retries (CELERY_BROKER_CONNECTION_*).
+    "max_retries": 0,
+}
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
+    CELERY_BROKER_TRANSPORT_OPTIONS = PARLOUR_REDIS_TRANSPORT_OPTIONS
+    # kombu's Redis transport, with a worker that survives losing Redis while it holds
+    # reserved messages (config/redis_broker.py says how it died before).
+    CELERY_BROKER_TRANSPORT = "config.redis_broker:Transport"
 elif _broker == "filesystem":
     # make run: a real worker and beat beside the web process, no Redis needed.
     for sub in ("queue", "processed", "control"):
@@ -210,6 +323,13 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
+# The worker and beat wait out a broker outage of any length, and a worker started during one
+# waits for the broker instead of exiting; both reconnect by themselves (docs/hardening.md).
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# A task running when the broker connection drops finishes and commits; its ack is lost with
+# the connection, and the redelivered copy is refused by the match version (games/tasks.py).
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 
 # --- Bots, rounds and deadlines ---------------------------------------------------------------
 # Seconds bots hold back after a person's card when challenges are on, so a challenge can come.

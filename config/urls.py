@@ -9,3 +9,12 @@ urlpatterns = [
     path("players/", include(player_urlpatterns)),
     path("", include("games.urls")),
 ]
+
+# A database connection error raised outside a view (a session saved on the way out) is a 503
+# page too, like those in views (config/unavailable.py); anything else is Django's 500 page.
+handler500 = "config.unavailable.server_error"
+# 400, 403 and 404 without Django's second CSRF check, which read a malformed body again and
+# turned the 400 into a 500 (config/error_views.py).
+handler400 = "config.error_views.bad_request"
+handler403 = "config.error_views.permission_denied"
+handler404 = "config.error_views.page_not_found"

@@ -17,8 +17,8 @@ from celery import Task, current_app, shared_task
 from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
-from kombu.exceptions import OperationalError as KombuOperationalError
 
+from config.publish import publish
 from games.models import Match
 from games.services import (
     StaleVersion,
@@ -133,6 +133,9 @@ _eager = threading.local()
 def enqueue(task: Task, match_id: int, version: int, countdown: float = 0.0) -> None:
     """Send ``task(match_id, version)`` to the broker, after ``countdown`` seconds.
 
+    A broker that is down costs the caller at most ``PARLOUR_BROKER_TIMEOUT`` once, then
+    nothing for ``PARLOUR_BROKER_BACKOFF`` seconds (config/publish.py).
+
     In eager mode (tests, or no broker at all) Celery runs a task inside the caller and ignores
     the countdown, so a bots-only match would recurse once per move until Python's stack gave
     out. Tasks enqueued while an eager task runs are queued and run one after another by the
@@ -140,12 +143,10 @@ def enqueue(task: Task, match_id: int, version: int, countdown: float = 0.0) -> 
     """
     args: tuple[Any, ...] = (match_id, version)
     if not current_app.conf.task_always_eager:
-        try:
-            task.apply_async(args, countdown=countdown or None)
-        except (KombuOperationalError, OSError):
-            # The move is committed already; failing the request now would only hide it. The
-            # sweeper re-enqueues the match once the broker is back.
-            logger.exception("could not enqueue %s%s; the sweeper will retry", task.name, args)
+        # Sent once, bounded in time, skipped during a known outage (config/publish.py): the
+        # move is committed already, and the sweeper re-enqueues the match once the broker is
+        # back.
+        publish(task, args, countdown)
         return
     pending: deque | None = getattr(_eager, "pending", None)
     if pending is not None:

@@ -78,7 +78,7 @@ def rating_chart_svg(points: Sequence[ChartPoint], *, title: str) -> str:
     label = escape(title)
     return (
         f'<svg class="rating-chart" viewBox="0 0 {WIDTH} {HEIGHT}" width="100%" '
-        f'style="max-width: 30rem; height: auto" preserveAspectRatio="xMidYMid meet" '
+        f'preserveAspectRatio="xMidYMid meet" '
         f'role="img" aria-label="{label}" '
         f'xmlns="http://www.w3.org/2000/svg">'
         f"<title>{label}</title>"

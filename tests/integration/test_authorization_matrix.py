@@ -1,0 +1,314 @@
+"""Who may do what, for every kind of URL: one table, readable as documentation.
+
+The world: ann created and sits at seat 0, bea sits at seat 1, of three matches: a public
+Faraway match in play, a private Gulliver match in play and a finished public Faraway match.
+cal is signed in and sits at none of them (a spectator of the public ones), staff is a
+superuser who sits at none of them, anonymous is signed out. A private waiting match of ann's
+has an invite link; ann has an unsubscribe link.
+
+Each row: what is asked, the method and URL, whether htmx asks, and the answer for each role
+(``ROLES`` order). An answer is a status, or:
+
+- ``L``: sent to the sign-in page (a redirect, or for htmx an ``HX-Redirect`` header);
+- ``A``: sent to the admin's sign-in page;
+- ``T``: a redirect to the match's table.
+
+Besides the status, every answer is checked for what its reader must not see:
+
+- on a match still in play, the cards of another seat's hand (``engine.view`` of that seat,
+  less everything the reader's own view shows) never appear as a card (``data-card="…"``), on
+  the table, its partial, its poll, its replay and its record;
+- the seed and the salt of a match in play appear nowhere outside the admin;
+- to everyone but its members, the private match's address and invite link appear nowhere.
+
+Each request runs in a savepoint rolled back afterwards, so a move that is played (or a seat
+taken) does not change the world of the next row.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.db import transaction
+from django.test import Client
+
+from accounts import notify
+from games.engines import get_engine
+from games.models import Match
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+ANONYMOUS, OUTSIDER, SEAT_0, SEAT_1, STAFF = "anonymous", "outsider", "seat 0", "seat 1", "staff"
+ROLES = (ANONYMOUS, OUTSIDER, SEAT_0, SEAT_1, STAFF)
+# The answers that are not a bare status.
+L = "sent to sign in"  # a redirect to /accounts/login/ (for htmx: an HX-Redirect header to it)
+A = "sent to the admin's sign-in"  # a redirect to /admin/login/
+T = "sent to the table"  # a redirect to the match's table (/matches/<id>/)
+
+# The fields each POST row carries: seat 0's first legal move (it is seat 0's turn in both
+# matches in play), at the match's version, one version behind, or at the finished match.
+FORMS = {
+    "move": {"move": "{pub_move}", "version": "{pv}"},
+    "move, stale": {"move": "{pub_move}", "version": "{pub_stale}"},
+    "private move": {"move": "{priv_move}", "version": "{qv}"},
+    "finished move": {"move": "{pub_move}", "version": "{fin_v}"},
+}
+
+
+@dataclass(frozen=True)
+class Row:
+    what: str
+    how: str  # the method, and " hx" when htmx asks (HX-Request: true)
+    url: str  # {pub}, {priv}, {fin}, {missing}: match ids; the other names: World.values
+    answers: tuple[Any, ...]  # by role, in ROLES order
+
+    @property
+    def method(self) -> str:
+        return self.how.split()[0]
+
+    @property
+    def htmx(self) -> bool:
+        return self.how.endswith(" hx")
+
+    @property
+    def about(self) -> str:
+        """The match in play whose hidden cards this URL could show, if any."""
+        if "{pub}" in self.url:
+            return "public"
+        return "private" if "{priv}" in self.url else ""
+
+
+# fmt: off
+MATRIX_TEXT = [
+    # what                how       URL                                 anon  out. seat0 seat1 staff
+    # Pages open to everyone, and the ones that need a sign-in.
+    ("home",               "GET",    "/",                                 200, 200, 200, 200, 200),
+    ("rules",              "GET",    "/rules/faraway/",                   200, 200, 200, 200, 200),
+    ("lobby",              "GET",    "/matches/",                           L, 200, 200, 200, 200),
+    ("history",            "GET",    "/history/",                           L, 200, 200, 200, 200),
+    ("history, htmx",      "GET hx", "/history/?game=faraway",              L, 200, 200, 200, 200),
+    ("new match form",     "GET",    "/matches/new/",                       L, 200, 200, 200, 200),
+    ("leaderboard",        "GET",    "/leaderboard/faraway/",               L, 200, 200, 200, 200),
+    ("ann's profile",      "GET",    "/players/ann/",                       L, 200, 200, 200, 200),
+    ("own profile",        "GET",    "/accounts/profile/",                  L, 302, 302, 302, 302),
+    ("old profile link",   "GET",    "/accounts/ann/",                    301, 301, 301, 301, 301),
+    ("notice settings",    "GET",    "/accounts/notifications/",            L, 200, 200, 200, 200),
+    ("turn badge (poll)",  "GET hx", "/accounts/badge/",                  286, 200, 200, 200, 200),
+    # The unsubscribe link needs no sign-in: its signed token is the proof.
+    ("unsubscribe page",   "GET",    "/accounts/unsubscribe/{unsub}/",    200, 200, 200, 200, 200),
+    ("unsubscribe forged", "GET",    "/accounts/unsubscribe/{bad}/",      400, 400, 400, 400, 400),
+    # The public match in play: its seats play, anyone signed in watches. Seat 0's turn.
+    ("table page",         "GET",    "/matches/{pub}/",                     L, 200, 200, 200, 200),
+    ("table partial",      "GET hx", "/matches/{pub}/",                     L, 200, 200, 200, 200),
+    ("poll, same version", "GET hx", "/matches/{pub}/table/?version={pv}",  L, 204, 204, 204, 204),
+    ("poll, old version",  "GET hx", "/matches/{pub}/table/?version=0",     L, 200, 200, 200, 200),
+    ("move",               "POST hx","/matches/{pub}/move/",                L, 403, 200, 409, 403),
+    ("move, stale",        "POST hx","/matches/{pub}/move/",                L, 403, 409, 409, 403),
+    ("take a seat, full",  "POST",   "/matches/{pub}/join/",                L,   T,   T,   T,   T),
+    ("replay",             "GET",    "/matches/{pub}/replay/",              L, 200, 200, 200, 200),
+    ("replay as seat 1",   "GET",    "/matches/{pub}/replay/?as=1",         L, 403, 403, 200, 403),
+    ("replay, all hands",  "GET",    "/matches/{pub}/replay/?as=all",       L, 403, 403, 403, 403),
+    ("record",             "GET",    "/matches/{pub}/record.json",          L, 200, 200, 200, 200),
+    # The private match in play: a 404 to everyone outside it, staff included, as for no match.
+    # Its lobby "join" is its creator's alone (the others use the invite link): 404 to the rest.
+    ("private table",      "GET",    "/matches/{priv}/",                    L, 404, 200, 200, 404),
+    ("private partial",    "GET hx", "/matches/{priv}/",                    L, 404, 200, 200, 404),
+    ("private poll",       "GET hx", "/matches/{priv}/table/?version={qv}",  L, 404, 204, 204, 404),
+    ("private move",       "POST hx","/matches/{priv}/move/",               L, 404, 200, 409, 404),
+    ("private join",       "POST",   "/matches/{priv}/join/",               L, 404,   T, 404, 404),
+    ("private replay",     "GET",    "/matches/{priv}/replay/",             L, 404, 200, 200, 404),
+    ("private as seat 0",  "GET",    "/matches/{priv}/replay/?as=0",        L, 404, 200, 403, 404),
+    ("private record",     "GET",    "/matches/{priv}/record.json",         L, 404, 200, 200, 404),
+    # An invite link is the invitation: whoever holds it sees the waiting table (its creator,
+    # seated already, is sent to the table).
+    ("invite link",        "GET",    "/matches/join/{invite}/",             L, 200,   T, 200, 200),
+    # A finished match: every hand is shown, the seed and the salt too; nothing more to play.
+    ("finished table",     "GET",    "/matches/{fin}/",                     L, 200, 200, 200, 200),
+    ("finished poll",      "GET hx", "/matches/{fin}/table/?version=0",     L, 286, 286, 286, 286),
+    ("finished move",      "POST hx","/matches/{fin}/move/",                L, 403, 409, 409, 403),
+    ("finished, all hands","GET",    "/matches/{fin}/replay/?as=all",       L, 200, 200, 200, 200),
+    ("finished, as seat 1","GET",    "/matches/{fin}/replay/?as=1",         L, 200, 200, 200, 200),
+    ("finished record",    "GET",    "/matches/{fin}/record.json",          L, 200, 200, 200, 200),
+    ("no such match",      "GET",    "/matches/{missing}/",                 L, 404, 404, 404, 404),
+    # The admin: staff only; everyone else is sent to the admin's own sign-in.
+    ("admin index",        "GET",    "/admin/",                             A,   A,   A,   A, 200),
+    ("admin matches",      "GET",    "/admin/games/match/",                 A,   A,   A,   A, 200),
+    ("admin, private one", "GET",    "/admin/games/match/{priv}/change/",   A,   A,   A,   A, 200),
+    ("admin moves",        "GET",    "/admin/games/move/",                  A,   A,   A,   A, 200),
+    ("admin users",        "GET",    "/admin/auth/user/",                   A,   A,   A,   A, 200),
+]
+# fmt: on
+MATRIX = [Row(what, how, url, tuple(answers)) for what, how, url, *answers in MATRIX_TEXT]
+
+
+# Seeds as long as real ones (63 random bits), so finding one in a page means it leaked.
+SEED_BASE = 6_917_529_027_641_081_857
+
+
+def _seeded(game: str, players: list[Any], *, public: bool) -> Match:
+    """A match whose first turn is seat 0's, so the table reads the same for every deal."""
+    for seed in range(SEED_BASE, SEED_BASE + 200):
+        match = factories.match_make(game=game, players=players, seed=seed, public=public)
+        if match.awaiting == [0]:
+            return match
+        match.delete()
+    raise AssertionError("no seed of the 200 tried gives seat 0 the first turn")
+
+
+@dataclass
+class World:
+    clients: dict[str, Client]
+    values: dict[str, str]
+    running: dict[str, Match]  # "public", "private"
+    seats: dict[str, int | None]  # role -> seat index (the same at both matches)
+    secrets: list[str]  # seeds and salts of the matches in play
+    private_marks: list[str]  # what only the private match's members may see
+
+
+@pytest.fixture
+def world(db) -> World:
+    ann, bea, cal = (factories.user_make(name) for name in ("ann", "bea", "cal"))
+    staff = factories.user_make("staff")
+    staff.is_staff = staff.is_superuser = True
+    staff.save()
+    public = _seeded("faraway", [ann, bea], public=True)
+    private = _seeded("gulliver", [ann, bea], public=False)
+    finished = factories.match_make(players=[ann, bea], seed=SEED_BASE - 1, public=True)
+    factories.play_random(finished, random.Random(5))
+    invite = factories.match_make(players=[ann], seats=3, public=False)
+    for match in (public, private, finished):
+        match.refresh_from_db()
+    token = notify.unsubscribe_token(ann.pk, next(iter(notify.KINDS)))
+    clients = {ANONYMOUS: Client()}
+    for role, user in ((OUTSIDER, cal), (SEAT_0, ann), (SEAT_1, bea), (STAFF, staff)):
+        clients[role] = factories.client_for(user)
+    # The names the matrix's URLs and FORMS use: match ids, versions (pv, qv: of the public and
+    # the private match in play), seat 0's first legal moves, and the links' tokens.
+    values = {
+        "pub": str(public.pk),
+        "priv": str(private.pk),
+        "fin": str(finished.pk),
+        "missing": str(max(public.pk, private.pk, finished.pk, invite.pk) + 1000),
+        "pv": str(public.version),
+        "pub_stale": str(public.version - 1),
+        "qv": str(private.version),
+        "fin_v": str(finished.version),
+        "pub_move": json.dumps(factories.legal_moves(public, 0)[0]),
+        "priv_move": json.dumps(factories.legal_moves(private, 0)[0]),
+        "invite": invite.invite_token,
+        "unsub": token,
+        "bad": token[:-2] + ("AA" if not token.endswith("AA") else "BB"),
+    }
+    return World(
+        clients=clients,
+        values=values,
+        running={"public": public, "private": private},
+        seats={ANONYMOUS: None, OUTSIDER: None, SEAT_0: 0, SEAT_1: 1, STAFF: None},
+        secrets=[str(m.seed) for m in (public, private)] + [m.salt for m in (public, private)],
+        private_marks=[f"/matches/{private.pk}/", private.invite_token],
+    )
+
+
+def hidden_cards(match: Match, seat: int | None) -> set[str]:
+    """The cards in other seats' hands that nothing in ``seat``'s own view shows."""
+    engine = get_engine(match.game)
+    state = engine.load(match.state)
+    others = set()
+    for other in range(match.num_players):
+        if other != seat:
+            others |= set(engine.view(state, other).get("hand") or [])
+    return others - set(_strings(engine.view(state, seat)))
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list | tuple):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def answer_of(response) -> Any:
+    """The response as the matrix names it."""
+    target = response.get("HX-Redirect") or response.get("Location") or ""
+    if target.startswith("/admin/login/"):
+        return A
+    if target.startswith("/accounts/login/"):
+        return L
+    if response.status_code == 302 and re.fullmatch(r"/matches/\d+/", target):
+        return T
+    return response.status_code
+
+
+def test_the_matrix_names_every_role_once_per_row() -> None:
+    assert all(len(row.answers) == len(ROLES) for row in MATRIX)
+    assert len({(row.what, row.url, row.htmx) for row in MATRIX}) == len(MATRIX)
+
+
+@pytest.mark.parametrize("about", ["public", "private"])
+def test_the_hidden_card_check_would_see_a_leak(about: str, world: World) -> None:
+    """Seat 1's own table shows, as cards, what seat 0 and spectators must not see: the
+    check below looks for something that is really there on the wrong page."""
+    match = world.running[about]
+    page = world.clients[SEAT_1].get(f"/matches/{match.pk}/").content.decode()
+    for seat in (0, None):
+        hidden = hidden_cards(match, seat)
+        assert hidden and any(f'data-card="{card}"' in page for card in hidden), seat
+
+
+def ask(world: World, row: Row, role: str):
+    """One cell of the matrix: the row's request as ``role``, rolled back afterwards."""
+    url = row.url.format(**world.values)
+    data = {key: value.format(**world.values) for key, value in FORMS.get(row.what, {}).items()}
+    headers = {"HX-Request": "true"} if row.htmx else {}
+    client = world.clients[role]
+    with transaction.atomic():
+        if row.method == "GET":
+            response = client.get(url, headers=headers)
+        else:
+            response = client.post(url, data, headers=headers)
+        transaction.set_rollback(True)
+    return response
+
+
+def leaks(world: World, row: Row, role: str, response) -> list[str]:
+    """What ``response`` shows ``role`` that it must not."""
+    found = []
+    body = response.content.decode("utf-8", errors="replace")
+    if row.about and response.status_code == 200:
+        match = world.running[row.about]
+        shown = _strings(json.loads(body)) if row.url.endswith(".json") else []
+        for card in sorted(hidden_cards(match, world.seats[role])):
+            if f'data-card="{card}"' in body or card in shown:
+                found.append(f"another seat's card {card}")
+    if not row.url.startswith("/admin/"):
+        found += ["a seed or salt of a match in play" for s in world.secrets if s in body]
+        if role in (ANONYMOUS, OUTSIDER, STAFF):
+            found += ["the private match" for mark in world.private_marks if mark in body]
+    return found
+
+
+def test_every_role_gets_the_matrix_answer_and_sees_nothing_hidden(world: World) -> None:
+    """Every cell of the matrix, one world for all (each request rolled back); every
+    disagreement is listed at once, row by row."""
+    problems = []
+    for row in MATRIX:
+        for role, expected in zip(ROLES, row.answers, strict=True):
+            response = ask(world, row, role)
+            got = answer_of(response)
+            if got != expected:
+                problems.append(
+                    f"{row.what} ({row.how} {row.url}) as {role}: {got}, not {expected}"
+                )
+            problems += [
+                f"{row.what} as {role} shows {leak}" for leak in leaks(world, row, role, response)
+            ]
+    assert not problems, "\n".join(problems)
