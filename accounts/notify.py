@@ -5,7 +5,8 @@ What is sent when (docs/notifications.md): a turn mail when a person becomes awa
 have moved, or turned turn mails off, and at most once per match every
 ``PARLOUR_TURN_MAIL_EVERY`` seconds; a deadline reminder once per turn when 80% of a turn
 deadline has gone. Both limits are conditional UPDATEs of the person's one ``MatchNotice`` row
-for the match, so two workers deciding the same mail at once send it once.
+for the match, so two workers deciding the same mail at once send it once. A beat sweep sends
+the turn mails whose task never ran (``turn_mails_due``).
 """
 
 from __future__ import annotations
@@ -194,6 +195,36 @@ def turn_mail_send(*, match_id: int, user_id: int) -> bool:
         )
         raise
     return True
+
+
+def turn_mails_due(now: datetime) -> list[tuple[int, int]]:
+    """``(match_id, user_id)`` of the people whose turn mail is due but never went: awaited for
+    longer than the delay, not at the table since, no turn mail yet this turn, mail wanted.
+
+    The mail's own task normally sends it; this finds the ones that task never ran for (a
+    broker that was down when the turn began, a worker killed while it held the task for its
+    countdown: Redis brings such a message back only after its visibility timeout, an hour).
+    ``turn_mail_send`` decides each again, under the same claim, so a late original and this
+    sweep send one mail between them.
+    """
+    due_before = now - timedelta(seconds=float(settings.PARLOUR_TURN_MAIL_DELAY))
+    settled = MatchNotice.objects.filter(user_id=OuterRef("user_id"), match_id=OuterRef("match_id"))
+    seen_or_mailed = settled.filter(
+        Q(seen_at__gte=OuterRef("awaited_since")) | Q(turn_mailed_at__gte=OuterRef("awaited_since"))
+    )
+    opted_out = NotificationSettings.objects.filter(user_id=OuterRef("user_id"), email_turn=False)
+    return list(
+        Seat.objects.filter(
+            user__isnull=False,
+            awaited_since__lte=due_before,
+            match__status=Match.Status.ACTIVE,
+        )
+        .exclude(user__email="")
+        .exclude(Exists(seen_or_mailed))
+        .exclude(Exists(opted_out))  # else they would fill every sweep's 500 for nothing
+        .order_by("awaited_since")
+        .values_list("match_id", "user_id")[:500]
+    )
 
 
 # --- Deadline reminders -----------------------------------------------------------------------

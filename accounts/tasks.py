@@ -1,6 +1,7 @@
-"""Celery tasks for notifications: the turn mail (enqueued on commit, after a delay) and the
-beat's deadline reminders. Both are safe to run twice: the conditional UPDATEs in
-``accounts.notify`` let one delivery send and refuse the rest."""
+"""Celery tasks for notifications: the turn mail (enqueued on commit, after a delay), beat's
+sweep for turn mails whose task never ran, and beat's deadline reminders. All are safe to run
+twice: the conditional UPDATEs in ``accounts.notify`` let one delivery send and refuse the
+rest."""
 
 from __future__ import annotations
 
@@ -29,6 +30,18 @@ def turn_mail(match_id: int, user_id: int, version: int) -> bool:
     return sent
 
 
+@shared_task(name="accounts.turn_mails_sweep", ignore_result=True)
+def turn_mails_sweep() -> int:
+    """Send the turn mails that are due but whose own task never ran (lost with a broker that
+    was down, or held by a worker that was killed); beat runs it with the reminders."""
+    sent = 0
+    for match_id, user_id in notify.turn_mails_due(timezone.now()):
+        sent += notify.turn_mail_send(match_id=match_id, user_id=user_id)
+    if sent:
+        logger.info("turn_mails_sweep: sent %s turn mail(s) whose task never ran", sent)
+    return sent
+
+
 @shared_task(name="accounts.deadline_reminders", ignore_result=True)
 def deadline_reminders() -> int:
     """Remind each person whose turn deadline is 80% gone, once per turn."""
@@ -47,7 +60,7 @@ def turn_mail_enqueue(match_id: int, user_id: int, version: int) -> None:
     Without a worker (eager mode: tasks run inside the request) nothing can wait, so the mail
     is checked at once only when the delay is 0; with a delay it is not sent at all, rather
     than mailing someone who is looking at the table and adding the task's statements to the
-    move's request. A broker that is down loses only this mail.
+    move's request. A broker that is down delays this mail until beat's ``turn_mails_sweep``.
     """
     args = (match_id, user_id, version)
     countdown = float(settings.PARLOUR_TURN_MAIL_DELAY)
@@ -57,4 +70,4 @@ def turn_mail_enqueue(match_id: int, user_id: int, version: int) -> None:
             return
         turn_mail.apply(args, throw=True)
         return
-    publish(turn_mail, args, countdown)  # bounded; a broker that is down loses this mail only
+    publish(turn_mail, args, countdown)  # bounded; if the broker is down, the sweep sends it

@@ -16,8 +16,8 @@ retries). A move can send more than one task (a bot's turn, turn mails). Three b
   ``PARLOUR_BROKER_BACKOFF`` seconds (5) without touching the network, so the next moves of an
   outage do not pay even the connect timeout. The first send after it tries the broker again.
 
-Nothing is lost by skipping: bot turns and deals are found by the sweeper, and a turn mail is
-only a courtesy (accounts.tasks says so).
+Nothing is lost by skipping: bot turns and deals are found by the sweeper
+(``games.sweep_stalled``), turn mails by beat's ``accounts.turn_mails_sweep``.
 """
 
 from __future__ import annotations

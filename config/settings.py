@@ -200,7 +200,8 @@ PARLOUR_TURN_MAIL_EVERY = float(os.environ.get("PARLOUR_TURN_MAIL_EVERY", str(12
 # Seconds between becoming awaited and the turn mail's check: a person at the table by then
 # has been marked seen, and gets no mail.
 PARLOUR_TURN_MAIL_DELAY = float(os.environ.get("PARLOUR_TURN_MAIL_DELAY", "180"))
-# How often beat looks for turn deadlines 80% gone (seconds).
+# How often beat looks for turn deadlines 80% gone, and for turn mails whose task never ran
+# (seconds).
 PARLOUR_REMINDER_EVERY = float(os.environ.get("PARLOUR_REMINDER_EVERY", "300"))
 
 LANGUAGE_CODE = "en-gb"
@@ -365,6 +366,11 @@ CELERY_BEAT_SCHEDULE: dict = {
     },
     "deadline-reminders": {
         "task": "accounts.deadline_reminders",
+        "schedule": PARLOUR_REMINDER_EVERY,
+        "options": {"expires": PARLOUR_REMINDER_EVERY},
+    },
+    "turn-mails-sweep": {
+        "task": "accounts.turn_mails_sweep",
         "schedule": PARLOUR_REMINDER_EVERY,
         "options": {"expires": PARLOUR_REMINDER_EVERY},
     },

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from accounts import notify
 from accounts.models import MatchNotice, NotificationSettings
-from accounts.tasks import deadline_reminders, turn_mail
+from accounts.tasks import deadline_reminders, turn_mail, turn_mails_sweep
 from games.models import Match, Seat
 from games.services import match_create, move_submit
 from tests import factories
@@ -254,6 +254,49 @@ def test_a_duplicate_turn_mail_task_sends_once(ann, bea, mailoutbox):
     assert turn_mail.apply((match.pk, person.pk, match.version)).get() is True
     assert turn_mail.apply((match.pk, person.pk, match.version)).get() is False
     assert len(mailoutbox) == 1
+
+
+def test_the_sweep_sends_a_turn_mail_whose_task_never_ran_once_and_only_when_due(
+    ann, bea, ann_client, bea_client, mailoutbox, settings, django_capture_on_commit_callbacks
+):
+    """The turn began while its task could not run (here: the delay holds it back, and no task
+    is ever sent): the sweep sends that mail once it is due, once, and not after a look."""
+    settings.PARLOUR_TURN_MAIL_DELAY = 180
+    match = factories.match_make(players=[ann, bea], seed=4)
+    clients = _clients((ann, ann_client), (bea, bea_client))
+    with django_capture_on_commit_callbacks(execute=True):
+        _turn_play(match, clients)
+    waiting = _awaited_user(match)
+    seat = Seat.objects.get(match=match, user=waiting)
+    assert turn_mails_sweep.apply().get() == 0  # not due yet: 180 s have not passed
+    Seat.objects.filter(pk=seat.pk).update(awaited_since=timezone.now() - timedelta(seconds=181))
+    assert notify.turn_mails_due(timezone.now()) == [(match.pk, waiting.pk)]
+    assert turn_mails_sweep.apply().get() == 1
+    assert [m.to for m in mailoutbox] == [[waiting.email]]
+    assert turn_mails_sweep.apply().get() == 0  # mailed this turn: not again
+    # The original task, redelivered late, finds it sent: still one mail.
+    assert turn_mail.apply((match.pk, waiting.pk, match.version)).get() is False
+    assert len(mailoutbox) == 1
+
+
+def test_the_sweep_skips_people_who_looked_moved_or_opted_out(
+    ann, bea, cal, ann_client, bea_client, mailoutbox, settings
+):
+    settings.PARLOUR_TURN_MAIL_DELAY = 180
+    long_ago = timezone.now() - timedelta(hours=1)
+    looked = factories.match_make(players=[ann, bea], seed=4)
+    opted_out = factories.match_make(players=[cal, bea], seed=5)
+    for match in (looked, opted_out):
+        Seat.objects.filter(match=match, awaited_since__isnull=False).update(awaited_since=long_ago)
+    looker = _awaited_user(looked)
+    MatchNotice.objects.create(user=looker, match=looked, seen_at=timezone.now())
+    NotificationSettings.objects.update_or_create(
+        user=_awaited_user(opted_out), defaults={"email_turn": False}
+    )
+    # The seats not awaited have moved; the awaited ones looked or opted out: nobody is due.
+    assert notify.turn_mails_due(timezone.now()) == []
+    assert turn_mails_sweep.apply().get() == 0
+    assert mailoutbox == []
 
 
 # --- Deadline reminders -----------------------------------------------------------------------
