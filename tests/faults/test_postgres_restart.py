@@ -5,57 +5,19 @@ from __future__ import annotations
 
 from django.db import connection
 
-from games.models import Match, Move
-from games.services import match_create
+from games.models import Move
 from tests import factories
-from tests.faults.conftest import person, visitor_for
-from tests.faults.processes import wait_until
+from tests.faults.play import bot_answered, person_turn, play_awaited, two_matches_served
 
 PAGE_TEXT = "Parlour is briefly unavailable"
 
 
-def _play_awaited(match: Match, visitors: dict[int, object]) -> None:
-    """The awaited person's first legal move over HTTP; it must be taken."""
-    match.refresh_from_db()
-    seat = match.awaiting[0]
-    answer = visitors[seat].move(match.pk, factories.legal_moves(match, seat)[0], match.version)
-    assert answer.status == 200, answer.body[:500]
-
-
-def person_turn(match: Match, visitor) -> None:
-    """Seat 0's whole turn over HTTP (a Faraway turn can be more than one move)."""
-    match.refresh_from_db()
-    assert match.awaiting == [0]
-    while match.awaiting == [0]:
-        _play_awaited(match, {0: visitor})
-        match.refresh_from_db()
-
-
-def bot_answered(match: Match, timeout: float = 30) -> None:
-    """Wait until the bot (seat 1) has played its turn: seat 0 is awaited, or it is over."""
-
-    def done() -> bool:
-        match.refresh_from_db()
-        return match.awaiting == [0] or match.status != Match.Status.ACTIVE
-
-    wait_until(done, f"the bot's turn in match {match.pk}", timeout=timeout)
-
-
 def test_postgres_restart_is_a_503_page_then_the_first_request_succeeds(stack):
-    stack.web()
-    stack.worker()
-    stack.beat()
-    ann, bea = person("ann"), person("bea")
-    people = factories.match_make(game="faraway", players=[ann, bea], seed=3)
-    visitors = {s.index: visitor_for(stack, s.user) for s in people.seats.all()}
-    with_bot = match_create(
-        game="faraway", num_players=2, created_by=ann, bots={1: "greedy"}, seed=4
-    )
-    ann_alone = visitor_for(stack, ann)
+    people, visitors, with_bot, ann_alone = two_matches_served(stack)
 
     for visitor in visitors.values():
         assert visitor.table(people.pk).status == 200  # CSRF cookie, a pooled connection
-    _play_awaited(people, visitors)
+    play_awaited(people, visitors)
     people.refresh_from_db()
     before = (people.version, Move.objects.filter(match=people).count())
     seat = people.awaiting[0]
@@ -85,7 +47,7 @@ def test_postgres_restart_is_a_503_page_then_the_first_request_succeeds(stack):
     assert (people.version, Move.objects.filter(match=people).count()) == before
     answer = visitors[seat].move(people.pk, move, before[0])
     assert answer.status == 200, answer.body[:500]
-    _play_awaited(people, visitors)
+    play_awaited(people, visitors)
 
     # The worker's connection was cut too: a bot still answers a person's turn.
     bot_answered(with_bot)

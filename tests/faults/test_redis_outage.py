@@ -12,10 +12,9 @@ from __future__ import annotations
 import time
 
 from games.models import Match, Move
-from games.services import match_create
 from tests import factories
-from tests.faults.conftest import SWEEP_AFTER, SWEEP_EVERY, person, visitor_for
-from tests.faults.test_postgres_restart import bot_answered, person_turn
+from tests.faults.conftest import SWEEP_AFTER, SWEEP_EVERY
+from tests.faults.play import bot_answered, person_turn, two_matches_served
 
 MOVES = 4
 MARGIN = 0.5  # seconds: the bound
@@ -37,16 +36,7 @@ def _timed_moves(match: Match, visitors: dict[int, object], count: int) -> list[
 
 
 def test_people_play_on_while_redis_is_down_and_bots_resume_after(stack):
-    stack.web()
-    stack.worker()
-    stack.beat()
-    ann, bea = person("ann"), person("bea")
-    people = factories.match_make(game="faraway", players=[ann, bea], seed=3)
-    visitors = {s.index: visitor_for(stack, s.user) for s in people.seats.all()}
-    with_bot = match_create(
-        game="faraway", num_players=2, created_by=ann, bots={1: "greedy"}, seed=4
-    )
-    ann_alone = visitor_for(stack, ann)
+    people, visitors, with_bot, ann_alone = two_matches_served(stack)
     bot_answered(with_bot)
 
     for visitor in visitors.values():
