@@ -15,6 +15,7 @@ from games.selectors.lobby import (
     lobby_open_matches,
     lobby_watchable_matches,
     user_matches,
+    user_matches_page,
 )
 from games.selectors.table import (
     match_seats,
@@ -34,4 +35,5 @@ __all__ = [
     "matches_visible_q",
     "seat_of",
     "user_matches",
+    "user_matches_page",
 ]

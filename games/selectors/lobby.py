@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.paginator import Page, Paginator
 from django.db.models import (
     Case,
     Exists,
@@ -64,7 +65,11 @@ def lobby_watchable_matches(*, user: AbstractBaseUser) -> list[MatchListing]:
     return [MatchListing(m, None, False, seat_names(m, m.seats.all())) for m in qs]
 
 
-def user_matches(*, user: AbstractBaseUser, limit: int | None = None) -> list[MatchListing]:
+# "Your matches" in the lobby, a page at a time.
+LOBBY_PAGE_LENGTH = 20
+
+
+def _user_matches_query(user: AbstractBaseUser) -> QuerySet[Match]:
     """``user``'s matches (seated, or created to watch): the ones awaiting their move first,
     then in play, waiting, finished; most recently changed first within each."""
     awaited = Seat.objects.filter(match=OuterRef("pk"), user=user, awaited_since__isnull=False)
@@ -79,15 +84,31 @@ def user_matches(*, user: AbstractBaseUser, limit: int | None = None) -> list[Ma
             output_field=IntegerField(),
         ),
     )
-    qs = _listed(mine).order_by("-your_turn", "group", "-updated_at")
+    return _listed(mine).order_by("-your_turn", "group", "-updated_at", "-pk")
+
+
+def _user_listing(m: Match, user: AbstractBaseUser) -> MatchListing:
+    seat = next((s for s in m.seats.all() if s.user_id == user.pk), None)
+    your_turn = m.your_turn and m.status == Match.Status.ACTIVE
+    result = None
+    if m.status == Match.Status.FINISHED:
+        result = result_words(match=m, seat=seat, seats=m.seats.all())
+    return MatchListing(m, seat, your_turn, seat_names(m, m.seats.all()), result)
+
+
+def user_matches(*, user: AbstractBaseUser, limit: int | None = None) -> list[MatchListing]:
+    """``user``'s matches in the lobby's order (``_user_matches_query``), the first ``limit``."""
+    qs = _user_matches_query(user)
     if limit is not None:
         qs = qs[:limit]
-    listings = []
-    for m in qs:
-        seat = next((s for s in m.seats.all() if s.user_id == user.pk), None)
-        your_turn = m.your_turn and m.status == Match.Status.ACTIVE
-        result = None
-        if m.status == Match.Status.FINISHED:
-            result = result_words(match=m, seat=seat, seats=m.seats.all())
-        listings.append(MatchListing(m, seat, your_turn, seat_names(m, m.seats.all()), result))
-    return listings
+    return [_user_listing(m, user) for m in qs]
+
+
+def user_matches_page(
+    *, user: AbstractBaseUser, page: int, per_page: int = LOBBY_PAGE_LENGTH
+) -> Page:
+    """One page of ``user``'s matches in the lobby's order, as ``MatchListing``\\ s (Django's
+    paginator: a number past the end gives the last page)."""
+    result = Paginator(_user_matches_query(user), per_page).get_page(page)
+    result.object_list = [_user_listing(m, user) for m in result.object_list]
+    return result

@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.engines import ENGINE_NAMES
+from games.filters import page_number
 from games.forms import MatchNewForm
 from games.models import Match
 from games.selectors import (
@@ -20,6 +21,7 @@ from games.selectors import (
     match_table_context,
     seat_of,
     user_matches,
+    user_matches_page,
 )
 from games.services import Rejected, match_create, match_join
 from games.views.common import visible_match
@@ -42,7 +44,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
         {
             "open_matches": lobby_open_matches(user=request.user),
             "watchable_matches": lobby_watchable_matches(user=request.user),
-            "my_matches": user_matches(user=request.user),
+            "my_matches": user_matches_page(
+                user=request.user, page=page_number(request.GET.get("page"))
+            ),
         },
     )
 

@@ -116,6 +116,29 @@ def test_my_matches_put_your_turn_first(ann, bea, cal, ann_client):
     assert section.count("Your turn") == len(mine)
 
 
+def _listed_ids(page: str) -> list[int]:
+    section = page[page.index('id="my-matches"') : page.index('id="open-matches"')]
+    return [int(pk) for pk in re.findall(r'data-match-id="(\d+)"', section)]
+
+
+def test_your_matches_come_a_page_at_a_time_and_the_title_is_plain(ann, bea, ann_client):
+    made = {factories.match_make(players=[ann, bea], seed=seed).pk for seed in range(1, 24)}
+    first = ann_client.get("/matches/").content.decode()
+    assert "<title>Lobby · Parlour</title>" in first
+    assert len(_listed_ids(first)) == 20 and "Page 1 of 2" in first
+    assert 'href="/matches/?page=2"' in first
+    second = ann_client.get("/matches/", {"page": "2"}).content.decode()
+    assert len(_listed_ids(second)) == 3 and "Page 2 of 2" in second
+    assert set(_listed_ids(first)) | set(_listed_ids(second)) == made  # each once, none lost
+    # Garbage or a page past the end: the first or the last page, never an error.
+    assert _listed_ids(ann_client.get("/matches/", {"page": "x"}).content.decode()) == (
+        _listed_ids(first)
+    )
+    assert _listed_ids(ann_client.get("/matches/", {"page": "99"}).content.decode()) == (
+        _listed_ids(second)
+    )
+
+
 def test_home_page(client, ann_client):
     assert "Register" in client.get("/").content.decode()
     assert "Start a match" in ann_client.get("/").content.decode()
