@@ -102,7 +102,9 @@ from bench.web import (  # noqa: E402
     chain_storage,
     check_database_url,
     children_of,
+    database_line,
     delete_rows,
+    delete_stale_runs,
     ensure_database,
     offered_moves,
     percentile,
@@ -113,7 +115,6 @@ from bench.web import (  # noqa: E402
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/parlour_load"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/13"
 USER_PREFIX = "loadbench-"
-STALE_AFTER_S = 2 * 3600
 WORKER_CONCURRENCY = 2
 SWEEP_EVERY_S = 5
 SWEEP_AFTER_S = 10
@@ -1039,17 +1040,6 @@ def create_users(run: str, count: int) -> tuple[list[Any], str]:
     return [by_name[n] for n in names], password
 
 
-def delete_stale_runs() -> int:
-    from django.contrib.auth import get_user_model
-    from django.utils import timezone
-
-    cutoff = timezone.now() - dt.timedelta(seconds=STALE_AFTER_S)
-    model = get_user_model()
-    stale = list(model.objects.filter(username__startswith=USER_PREFIX, date_joined__lt=cutoff))
-    delete_rows(stale)
-    return len(stale)
-
-
 def redis_keys(url: str) -> set[bytes]:
     import redis
 
@@ -1135,20 +1125,16 @@ def main(argv: list[str] | None = None) -> int:
 
     django.setup()
     from django.core.management import call_command
-    from django.db import connection
 
     print(f"Machine: {machine_line()}")
     print(f"At start: {load_line()}")
     started = time.perf_counter()
     call_command("migrate", verbosity=0)
-    removed = delete_stale_runs()
+    removed = delete_stale_runs(USER_PREFIX)
     phases = ["steady", "kills"] if args.phase == "both" else [args.phase]
     print(
-        f"Database {connection.settings_dict['NAME']} on PostgreSQL"
-        f" {connection.cursor().connection.info.server_version // 10000}"
-        f" ({'created, ' if created else ''}migrated"
-        f"{f'; {removed} stale bench users removed' if removed else ''}); Redis {args.redis_url}"
-        f" queue {queue}; gunicorn {WORKERS} sync workers, DEBUG off; Celery worker prefork"
+        f"{database_line(created, removed)}; Redis {args.redis_url} queue {queue};"
+        f" gunicorn {WORKERS} sync workers, DEBUG off; Celery worker prefork"
         f" concurrency {WORKER_CONCURRENCY}; beat, sweeper every {SWEEP_EVERY_S} s for bot turns"
         f" still for {SWEEP_AFTER_S} s"
     )

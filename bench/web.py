@@ -1134,8 +1134,9 @@ def delete_rows(users: Sequence[Any]) -> None:
         get_user_model().objects.filter(pk__in=ids).delete()
 
 
-def delete_stale_runs() -> int:
-    """Rows left by an earlier run that crashed before cleaning up (its users are old)."""
+def delete_stale_runs(prefix: str = USER_PREFIX) -> int:
+    """Rows left by an earlier run that crashed before cleaning up (its users, named
+    ``prefix``..., are old)."""
     from datetime import timedelta
 
     from django.contrib.auth import get_user_model
@@ -1143,10 +1144,22 @@ def delete_stale_runs() -> int:
 
     cutoff = timezone.now() - timedelta(seconds=STALE_AFTER_S)
     stale = list(
-        get_user_model().objects.filter(username__startswith=USER_PREFIX, date_joined__lt=cutoff)
+        get_user_model().objects.filter(username__startswith=prefix, date_joined__lt=cutoff)
     )
     delete_rows(stale)
     return len(stale)
+
+
+def database_line(created: bool, removed: int) -> str:
+    """The benchmark database's banner: its name, PostgreSQL's version, what setup did."""
+    from django.db import connection
+
+    return (
+        f"Database {connection.settings_dict['NAME']} on PostgreSQL"
+        f" {connection.cursor().connection.info.server_version // 10000}"
+        f" ({'created, ' if created else ''}migrated"
+        f"{f'; {removed} stale bench users removed' if removed else ''})"
+    )
 
 
 # --- Reporting ------------------------------------------------------------------------------
@@ -1444,10 +1457,7 @@ def main(argv: list[str] | None = None) -> int:
     call_command("migrate", verbosity=0)
     removed = delete_stale_runs()
     print(
-        f"Database {connection.settings_dict['NAME']} on PostgreSQL"
-        f" {connection.cursor().connection.info.server_version // 10000}"
-        f" ({'created, ' if created else ''}migrated"
-        f"{f'; {removed} stale bench users removed' if removed else ''});"
+        f"{database_line(created, removed)};"
         f" gunicorn {WORKERS} sync workers, DEBUG off, Celery eager"
     )
 
