@@ -31,6 +31,14 @@ def user_make(username: str, *, email: str = "", password: str = PASSWORD):
     return user
 
 
+def staff_make(username: str):
+    """A superuser (staff, every permission), password ``PASSWORD``: the admin's reader."""
+    user = user_make(username)
+    user.is_staff = user.is_superuser = True
+    user.save()
+    return user
+
+
 def client_for(user) -> Client:
     """A test client signed in as ``user``."""
     client = Client()

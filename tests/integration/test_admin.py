@@ -15,9 +15,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def staff_client(ann, bea):
-    staff = factories.user_make("staff")
-    staff.is_staff = staff.is_superuser = True
-    staff.save()
+    staff = factories.staff_make("staff")
     return factories.client_for(staff)
 
 

@@ -174,9 +174,7 @@ class World:
 @pytest.fixture
 def world(db) -> World:
     ann, bea, cal = (factories.user_make(name) for name in ("ann", "bea", "cal"))
-    staff = factories.user_make("staff")
-    staff.is_staff = staff.is_superuser = True
-    staff.save()
+    staff = factories.staff_make("staff")
     public = _seeded("faraway", [ann, bea], public=True)
     private = _seeded("gulliver", [ann, bea], public=False)
     finished = factories.match_make(players=[ann, bea], seed=SEED_BASE - 1, public=True)

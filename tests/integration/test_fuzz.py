@@ -202,9 +202,7 @@ def world(db) -> World:
     public ones); staff a superuser; waiting matches public and private, and one only bots
     play, watched by its creator."""
     ann, bea, cal = (factories.user_make(name) for name in ("ann", "bea", "cal"))
-    staff = factories.user_make("staff")
-    staff.is_staff = staff.is_superuser = True
-    staff.save()
+    staff = factories.staff_make("staff")
     public_running = factories.match_make(players=[ann, bea], seed=11, public=True)
     private_running = factories.match_make(
         game="gulliver", players=[ann, bea], seed=12, public=False, options={"challenges": True}

@@ -147,9 +147,7 @@ def test_an_operator_unlocks_an_account_or_an_address(client, settings, ann, bea
 
 
 def test_the_admin_login_is_locked_too_and_shows_the_admins_page(client):
-    root = factories.user_make("root")
-    root.is_staff = root.is_superuser = True
-    root.save()
+    factories.staff_make("root")
     for _ in range(4):
         response = client.post(
             "/admin/login/?next=/admin/",
