@@ -16,21 +16,22 @@ from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 
 
-def _page(template_name: str, status: int) -> HttpResponse:
-    # No request passed: no context processor runs, so no session, user or database read.
+def error_page(template_name: str, status: int) -> HttpResponse:
+    """An error template as the answer. No request is passed: no context processor runs, so
+    no session, user or database read (the 500 handler in config/unavailable.py uses it too)."""
     return HttpResponse(render_to_string(template_name), status=status)
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     """``handler400``."""
-    return _page("400.html", 400)
+    return error_page("400.html", 400)
 
 
 def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
     """``handler403``."""
-    return _page("403.html", 403)
+    return error_page("403.html", 403)
 
 
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     """``handler404``."""
-    return _page("404.html", 404)
+    return error_page("404.html", 404)

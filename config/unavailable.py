@@ -30,6 +30,8 @@ from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 
+from config.error_views import error_page
+
 logger = logging.getLogger("parlour.unavailable")
 
 # Seconds a client is asked to wait: a PostgreSQL restart or failover takes a few.
@@ -88,4 +90,4 @@ def server_error(request: HttpRequest, template_name: str = "500.html") -> HttpR
     exc = sys.exc_info()[1]
     if isinstance(exc, DATABASE_UNAVAILABLE):
         return database_unavailable_response(request, exc)
-    return HttpResponse(render_to_string(template_name), status=500)
+    return error_page(template_name, 500)
