@@ -39,9 +39,9 @@ from tests.faults.processes import (
     RedisServer,
     free_port,
     missing_binaries,
-    wait_until,
 )
 from tests.faults.web import Visitor
+from tests.polling import wait_for
 
 # Seconds: beat sweeps every SWEEP_EVERY and re-sends a bot turn that sat still SWEEP_AFTER.
 SWEEP_EVERY = 1
@@ -152,7 +152,7 @@ class Stack:
             except OSError:
                 return False
 
-        wait_until(up, "gunicorn to answer", timeout=60)
+        wait_for(up, "gunicorn to answer", timeout=60)
         return process
 
     def worker(self, **env: str) -> Process:
@@ -162,7 +162,7 @@ class Stack:
         argv += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
         argv += ["-n", f"{name}-{self.queue}@%h"]
         process = self._start(name, argv, **env)
-        wait_until(lambda: "ready." in process.output(), f"{name} to be ready", timeout=60)
+        wait_for(lambda: "ready." in process.output(), f"{name} to be ready", timeout=60)
         return process
 
     def beat(self) -> Process:
@@ -170,7 +170,7 @@ class Stack:
         argv = [str(VENV_BIN / "celery"), "-A", "config", "beat", "-l", "info"]
         argv += ["-s", str(schedule)]
         process = self._start("beat", argv)
-        wait_until(lambda: "Sending due task" in process.output(), "beat's first send", 60)
+        wait_for(lambda: "Sending due task" in process.output(), "beat's first send", 60)
         return process
 
     def stop_all(self) -> None:

@@ -7,8 +7,8 @@ from games.models import Match
 from games.services import match_create
 from tests import factories
 from tests.faults.conftest import Stack, person, visitor_for
-from tests.faults.processes import wait_until
 from tests.faults.web import Visitor
+from tests.polling import wait_for
 
 
 def two_matches_served(stack: Stack) -> tuple[Match, dict[int, Visitor], Match, Visitor]:
@@ -50,4 +50,4 @@ def bot_answered(match: Match, timeout: float = 30) -> None:
         match.refresh_from_db()
         return match.awaiting == [0] or match.status != Match.Status.ACTIVE
 
-    wait_until(done, f"the bot's turn in match {match.pk}", timeout=timeout)
+    wait_for(done, f"the bot's turn in match {match.pk}", timeout=timeout)

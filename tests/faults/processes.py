@@ -11,9 +11,9 @@ import signal
 import socket
 import subprocess
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
+
+from tests.polling import wait_for
 
 REPO = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(os.environ.get("VIRTUAL_ENV", REPO / ".venv")) / "bin"
@@ -23,16 +23,6 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
-
-
-def wait_until(check: Callable[[], bool], what: str, timeout: float = 30.0) -> float:
-    """Poll ``check`` until true; the seconds it took. Fails with ``what`` after ``timeout``."""
-    started = time.monotonic()
-    while time.monotonic() - started < timeout:
-        if check():
-            return time.monotonic() - started
-        time.sleep(0.05)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
 
 
 def pg_binary(name: str) -> str | None:
@@ -135,7 +125,7 @@ class RedisServer:
             str(self.folder),
         ]
         self.process = Process("redis", argv, dict(os.environ), self.folder / "redis.log").start()
-        wait_until(self.answers, "redis-server to answer", timeout=15)
+        wait_for(self.answers, "redis-server to answer", timeout=15)
 
     def answers(self) -> bool:
         import redis

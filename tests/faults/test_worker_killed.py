@@ -12,8 +12,8 @@ from games.services import match_create
 from games.tasks import bot_turn
 from tests import factories
 from tests.faults.conftest import SWEEP_AFTER, SWEEP_EVERY, person, visitor_for
-from tests.faults.processes import wait_until
 from tests.faults.test_postgres_restart import bot_answered, person_turn
+from tests.polling import wait_for
 
 THINKING_MS = 4000  # the killed worker's strong bot: long enough to be killed mid-thought
 TRIES = 6  # bot turns to try: a decision with one sensible move can end at once
@@ -40,7 +40,7 @@ def test_a_bot_turn_cut_by_sigkill_is_played_once_after_a_new_worker_starts(stac
         else:
             seen = 0  # the bot opens: its first decision is the one to cut
         version = match.version
-        wait_until(lambda n=seen: _received(first.output()) > n, "the bot's turn to start", 30)
+        wait_for(lambda n=seen: _received(first.output()) > n, "the bot's turn to start", 30)
         time.sleep(1.0)  # a quarter into its thinking
         match.refresh_from_db()
         if match.version == version:
@@ -58,7 +58,7 @@ def test_a_bot_turn_cut_by_sigkill_is_played_once_after_a_new_worker_starts(stac
     assert match.version == version
 
     second = stack.worker(PARLOUR_BOT_STRONG_BUDGET_MS="300")
-    wait_until(
+    wait_for(
         lambda: Move.objects.filter(match=match, ply=ply + 1).exists(),
         "the cut turn played by the new worker",
         timeout=30,
@@ -73,7 +73,7 @@ def test_a_bot_turn_cut_by_sigkill_is_played_once_after_a_new_worker_starts(stac
     before = Move.objects.filter(match=match).count()
     bot_turn.apply_async((match.pk, version))
     refusal = f"bot_turn({match.pk}, {version}) refused, already moved on"
-    wait_until(lambda: refusal in second.output(), "the stale message's refusal", timeout=30)
+    wait_for(lambda: refusal in second.output(), "the stale message's refusal", timeout=30)
     assert Move.objects.filter(match=match).count() == before
     assert "Traceback" not in second.output()
 

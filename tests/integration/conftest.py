@@ -2,16 +2,16 @@
 
 The worker runs in a thread of the test process (``celery_worker`` from
 ``celery.contrib.pytest``) and reads the same database as the test, so such a test commits for
-real (``transaction=True``); ``wait_for`` polls the database for what the worker did.
+real (``transaction=True``); ``tests.polling.wait_for`` polls the database for what the worker
+did.
 """
 
 from __future__ import annotations
 
 import os
 import threading
-import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
 from celery import current_app
@@ -89,12 +89,3 @@ def worker(celery_app, celery_worker) -> Iterator[dict[str, list]]:
         task_postrun.disconnect(finished)
         celery_app.control.purge()
     assert in_test_thread == [], "these tasks ran eagerly, not in the worker"
-
-
-def wait_for(check: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.02)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")

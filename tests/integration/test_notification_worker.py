@@ -15,7 +15,7 @@ from django.core import mail
 from accounts.models import MatchNotice
 from games.models import Match
 from tests import factories
-from tests.integration.conftest import wait_for
+from tests.polling import wait_for
 
 pytestmark = [
     pytest.mark.services("postgres", "redis"),

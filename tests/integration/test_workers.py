@@ -17,7 +17,7 @@ from games.engines import get_engine
 from games.models import Match, Move, Seat
 from games.services import match_create
 from tests import factories
-from tests.integration.conftest import wait_for
+from tests.polling import wait_for
 
 # On this seed, greedy, greedy and random bots reach 60 in five rounds (four deals).
 SEED_FOR_ROUNDS = 1
