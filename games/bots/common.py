@@ -14,6 +14,10 @@ from typing import Any
 
 Move = dict[str, Any]
 View = dict[str, Any]
+# A match's public move log: (seat, move) in order; seat None for a seatless step
+# (Gulliver's {"type": "next_round"}). Every move payload is public (the cards a draw brings
+# are not in it).
+History = Sequence[tuple[int | None, Move]]
 
 
 @dataclass(frozen=True)

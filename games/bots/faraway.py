@@ -13,7 +13,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from .common import Move, View
+from .common import History, Move, View
+from .search import Sampler
 
 STORY = tuple(str(n) for n in range(1, 10))
 # The printed pack (docs/rulings.md): four of each story card, the eight Penalty cards.
@@ -369,6 +370,10 @@ class FarawaySearch:
         return win_chances(
             [progress(state.rows[s], state.hands[s], state.pens[s]) for s in range(n)]
         )
+
+    def sampler(self, engine: Any, view: View, history: History) -> Sampler | None:
+        """How determinizations are dealt: ``None`` is the engine's ``sample_state(view)``."""
+        return None
 
     def rollout_depth(self, num_players: int) -> int:
         # About two rounds of turns (draw, play, discard each): far enough to see a needed

@@ -15,7 +15,8 @@ from typing import Any
 
 from games.engines import gulliver_words as words
 
-from .common import Move, View
+from .common import History, Move, View
+from .search import Sampler
 
 # Weights of the one-move heuristic (see docs/bots.md).
 TAKE_VALUE = 100.0  # a trick is 20 points to us
@@ -248,6 +249,10 @@ class GulliverSearch:
                 for s in range(self.num_players)
             ]
         )
+
+    def sampler(self, engine: Any, view: View, history: History) -> Sampler | None:
+        """How determinizations are dealt: ``None`` is the engine's ``sample_state(view)``."""
+        return None
 
     def rollout_depth(self, num_players: int) -> int:
         # A round is short (four cards each plus draws): most rollouts play it to the end.

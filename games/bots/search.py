@@ -22,11 +22,11 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .common import Budget, Move, View, move_key, playable_moves
+from .common import Budget, History, Move, View, move_key, playable_moves
 
 # A move other than the greedy one is chosen only if it beats it by this many standard errors
 # of the paired difference; candidates further than ELIMINATE standard errors behind the
@@ -34,6 +34,10 @@ from .common import Budget, Move, View, move_key, playable_moves
 MARGIN = 1.0
 ELIMINATE = 3.0
 MIN_DEALS = 8
+
+
+# Deals a full state consistent with what the deciding seat knows (a determinization).
+Sampler = Callable[[random.Random], Any]
 
 
 class Knowledge(Protocol):
@@ -47,6 +51,10 @@ class Knowledge(Protocol):
 
     def rollout_depth(self, num_players: int) -> int: ...
 
+    def sampler(self, engine: Any, view: View, history: History) -> Sampler | None:
+        """How to deal a determinization for ``view`` (``None``: ``engine.sample_state``)."""
+        ...
+
     def policy(
         self, engine: Any, state: Any, seat: int, moves: Sequence[Move], rng: random.Random
     ) -> Move: ...
@@ -58,9 +66,10 @@ class SearchReport:
 
     deals: int
     rollouts: int
-    means: dict[Any, float]
+    means: dict[Any, float]  # move key -> mean reward over the deals it was tried in
     chosen_over_greedy: bool
     seconds: float
+    chosen: Any = None  # the chosen move's key
 
 
 def to_move(engine: Any, state: Any) -> tuple[int, list[Move]]:
@@ -88,17 +97,31 @@ def search(
     greedy: Move,
     rng: random.Random,
     budget: Budget,
+    *,
+    sample: Sampler | None = None,
+    keep: Sequence[Move] = (),
 ) -> tuple[Move, SearchReport]:
-    """Choose among ``moves`` (the seat's playable moves; ``greedy`` is one of them)."""
+    """Choose among ``moves`` (the seat's playable moves; ``greedy`` is one of them).
+
+    ``sample`` deals each determinization (default: ``engine.sample_state(view, rng)``, the
+    view's facts only); ``keep`` lists moves never dropped from the comparison (an analysis
+    keeps the move a person played, so its mean covers every deal)."""
+    if sample is None:
+
+        def sample(r: random.Random) -> Any:
+            return engine.sample_state(view, r)
+
     started = time.perf_counter()
     deadline = started + budget.time_ms / 1000.0 if budget.time_ms is not None else None
     seat = view["seat"]
     depth = knowledge.rollout_depth(len(view["hand_counts"]))
     keys = [move_key(m) for m in moves]
     greedy_key = move_key(greedy)
+    kept = {greedy_key, *(move_key(m) for m in keep)}
     # Per candidate: sum of rewards, and sum / sum of squares of its difference to greedy's
     # reward in the same deal (greedy is always kept, so every difference is paired).
     total = dict.fromkeys(keys, 0.0)
+    tried = dict.fromkeys(keys, 0)
     diff = dict.fromkeys(keys, 0.0)
     diff_sq = dict.fromkeys(keys, 0.0)
     alive = list(range(len(moves)))
@@ -107,7 +130,7 @@ def search(
         if deadline is not None and deals and time.perf_counter() >= deadline:
             break
         deals += 1
-        state = engine.sample_state(view, rng)
+        state = sample(rng)
         future = rng.getrandbits(64)
         results = {}
         for i in alive:
@@ -117,11 +140,12 @@ def search(
         base = results[greedy_key]
         for key, value in results.items():
             total[key] += value
+            tried[key] += 1
             d = value - base
             diff[key] += d
             diff_sq[key] += d * d
         if deals >= MIN_DEALS and len(alive) > 1:
-            alive = _survivors(alive, keys, greedy_key, diff, diff_sq, deals)
+            alive = _survivors(alive, keys, kept, diff, diff_sq, deals)
         if len(alive) == 1:
             break
     best_key = greedy_key
@@ -133,9 +157,9 @@ def search(
         mean, se = _paired(diff[key], diff_sq[key], deals)
         if mean > MARGIN * se and mean > best_edge:
             best_key, best_edge = key, mean
-    means = {key: total[key] / deals for key in keys if deals}
+    means = {key: total[key] / tried[key] for key in keys if tried[key]}
     report = SearchReport(
-        deals, rollouts, means, best_key != greedy_key, time.perf_counter() - started
+        deals, rollouts, means, best_key != greedy_key, time.perf_counter() - started, best_key
     )
     return moves[keys.index(best_key)], report
 
@@ -151,16 +175,17 @@ def _paired(sum_d: float, sum_sq: float, count: int) -> tuple[float, float]:
 def _survivors(
     alive: list[int],
     keys: list[Any],
-    greedy_key: Any,
+    kept: set[Any],
     diff: dict[Any, float],
     diff_sq: dict[Any, float],
     deals: int,
 ) -> list[int]:
-    """Drop candidates clearly worse than greedy (the yardstick every move is paired with)."""
+    """Drop candidates clearly worse than greedy (the yardstick every move is paired with);
+    the ``kept`` moves (greedy's among them) always stay."""
     keep = []
     for i in alive:
         key = keys[i]
-        if key == greedy_key:
+        if key in kept:
             keep.append(i)
             continue
         mean, se = _paired(diff[key], diff_sq[key], deals)
