@@ -7,6 +7,7 @@ from django.conf import settings
 from games import bots
 from games.engines import get_engine
 from games.models import BotLevel, Match, Seat
+from games.selectors.public_log import public_history
 from games.services.errors import StaleVersion
 from games.services.moves import move_submit
 
@@ -37,7 +38,13 @@ def bot_move_play(*, match: Match, expected_version: int) -> Match | None:
     budget = None
     if seat.bot_level == BotLevel.STRONG:
         budget = bots.Budget(time_ms=float(settings.PARLOUR_BOT_STRONG_BUDGET_MS))
+    history = public_history(match) if seat.bot_level == BotLevel.STRONG else None
     move = bots.choose_move(
-        match.game, seat.bot_level, view, seed=bot_seed(match, seat.index), budget=budget
+        match.game,
+        seat.bot_level,
+        view,
+        seed=bot_seed(match, seat.index),
+        budget=budget,
+        history=history,
     )
     return move_submit(match=match, seat=seat, move=move, expected_version=expected_version)
