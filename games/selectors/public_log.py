@@ -17,4 +17,5 @@ def public_history(match: Match, *, before_ply: int | None = None) -> History:
     moves = Move.objects.filter(match_id=match.pk)
     if before_ply is not None:
         moves = moves.filter(ply__lt=before_ply)
-    return [(seat, payload) for seat, payload in moves.order_by("ply").values_list("seat", "payload")]
+    rows = moves.order_by("ply").values_list("seat", "payload")
+    return [(seat, payload) for seat, payload in rows]
