@@ -30,8 +30,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.bots import LEVELS, Budget, choose_move
+from games.bots import Budget
 from games.engines import get_engine
+from games.lab.players import PLAYERS, decide
 
 MAX_PLIES = 200_000
 
@@ -66,24 +67,29 @@ def play_game(job: Job) -> GameResult:
     plies = 0
     decisions: Counter = Counter()
     seconds: Counter = Counter()
+    history: list[tuple[int | None, dict[str, Any]]] = []  # the public move log, as on the site
     while not engine.is_over(state):
         if is_gulliver and engine.round_over(state):
             state = engine.next_round(state)
+            history.append((None, {"type": "next_round"}))
             continue
         seat = engine.awaiting(state)[0]
         level = job.levels[seat]
         view = engine.view(state, seat)
         started = time.perf_counter()
-        move = choose_move(
-            job.game,
+        move = decide(
             level,
+            job.game,
             view,
+            truth=state,
+            history=history,
             seed=decision_seed(job.deal_seed, job.rotation, plies),
             budget=job.budget,
         )
         seconds[level] += time.perf_counter() - started
         decisions[level] += 1
         state = engine.apply(state, seat, move)
+        history.append((seat, move))
         plies += 1
         if plies > MAX_PLIES:
             raise RuntimeError(f"{job.game} deal {job.deal_seed}: no end after {plies} moves")
@@ -220,9 +226,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--processes", type=int, default=2)
     args = parser.parse_args(argv)
     args.seat_levels = [s.strip() for s in args.seats.split(",") if s.strip()]
-    unknown = [s for s in args.seat_levels if s not in LEVELS]
+    unknown = [s for s in args.seat_levels if s not in PLAYERS]
     if unknown:
-        parser.error(f"unknown level(s) {unknown}; choose from {', '.join(LEVELS)}")
+        parser.error(f"unknown level(s) {unknown}; choose from {', '.join(PLAYERS)}")
     engine = get_engine(args.game)
     if not engine.min_players <= len(args.seat_levels) <= engine.max_players:
         parser.error(f"{args.game} is for {engine.min_players}-{engine.max_players} seats")
@@ -241,11 +247,12 @@ def main(argv: list[str] | None = None) -> int:
     options = {"target": args.target} if args.game == "gulliver" else {}
     jobs = jobs_for(args.game, args.seat_levels, args.games, args.seed, budget, options)
     strong_budget = "default (DEFAULT_BUDGET)" if budget is None else str(budget)
+    searching = set(args.seat_levels) - {"random", "greedy"}
     print(
         f"{args.game}: {args.games} games, seats {','.join(args.seat_levels)} (rotating),"
         f" seed {args.seed}, {args.processes} process(es)"
         + (f", target {args.target}" if args.game == "gulliver" else "")
-        + (f", strong budget {strong_budget}" if "strong" in args.seat_levels else ""),
+        + (f", search budget {strong_budget}" if searching else ""),
         flush=True,
     )
     started = time.perf_counter()
