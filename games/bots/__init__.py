@@ -46,8 +46,10 @@ DEFAULT_BUDGET = Budget(time_ms=900.0)
 
 # Each game's bot module, keyed like the engines' registry (a test holds the two equal).
 GAME_BOTS = {"faraway": faraway, "gulliver": gulliver}
-# The search's per-game knowledge (rollout policy, evaluation) for a table of n players.
-KNOWLEDGE = {"faraway": faraway.FarawaySearch, "gulliver": gulliver.GulliverSearch}
+# The strong bot's per-game knowledge (rollout policy, evaluation, how deals are dealt) for a
+# table of n players. A knowledge class may also name its own ``search`` (same signature as
+# ``search.search``); the baseline classes it refines stay as they were (games/lab/players.py).
+KNOWLEDGE = {"faraway": faraway.FarawayStrong, "gulliver": gulliver.GulliverStrong}
 
 
 def _greedy(game: str, view: View, moves: list[Move], rng: Any) -> Move:
@@ -67,7 +69,8 @@ def _strong(
     knowledge = KNOWLEDGE[game](len(view["hand_counts"]))
     greedy = _greedy(game, view, moves, rng)
     sample = knowledge.sampler(engine, view, history or ())
-    return search(
+    run = getattr(knowledge, "search", search)
+    return run(
         engine,
         knowledge,
         view,

@@ -397,3 +397,7 @@ def obs_of_state(state: Any, seat: int) -> Obs:
         state.pens,
         state.aside,
     )
+
+
+class FarawayStrong(FarawaySearch):
+    """The strong bot's knowledge of this game: the baseline's, refined (docs/bots.md)."""

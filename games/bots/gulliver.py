@@ -262,3 +262,7 @@ class GulliverSearch:
         self, engine: Any, state: Any, seat: int, moves: Sequence[Move], rng: random.Random
     ) -> Move:
         return greedy_obs(obs_of_state(state, seat), moves, rng)
+
+
+class GulliverStrong(GulliverSearch):
+    """The strong bot's knowledge of this game: the baseline's, refined (docs/bots.md)."""
