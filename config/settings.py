@@ -346,6 +346,17 @@ PARLOUR_DEADLINE_EVERY = float(os.environ.get("PARLOUR_DEADLINE_EVERY", "60"))
 PARLOUR_RATINGS_EVERY = float(os.environ.get("PARLOUR_RATINGS_EVERY", "60"))
 # The strong bot's thinking time per decision, in milliseconds.
 PARLOUR_BOT_STRONG_BUDGET_MS = float(os.environ.get("PARLOUR_BOT_STRONG_BUDGET_MS", "800"))
+# Post-game analysis (docs/analysis.md): the strong bot's thinking time per decision analysed,
+# in milliseconds, and optionally an iteration cap too (tests set one, so a run replays exactly).
+PARLOUR_ANALYSIS_BUDGET_MS = float(os.environ.get("PARLOUR_ANALYSIS_BUDGET_MS", "300"))
+PARLOUR_ANALYSIS_ITERATIONS = (
+    int(os.environ["PARLOUR_ANALYSIS_ITERATIONS"])
+    if os.environ.get("PARLOUR_ANALYSIS_ITERATIONS")
+    else None
+)
+# How many new analyses one person may ask for (django-ratelimit, the "throttle" cache); asking
+# for one that exists already costs nothing.
+PARLOUR_ANALYSIS_RATE = os.environ.get("PARLOUR_ANALYSIS_RATE", "10/h")
 
 # A periodic run that no worker picked up before the next one is due is dropped, not piled up.
 CELERY_BEAT_SCHEDULE: dict = {

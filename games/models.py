@@ -320,3 +320,91 @@ class RatingChange(models.Model):
     def delta(self) -> int:
         """The change as shown: +14, -9."""
         return self.ordinal_after - self.ordinal_before
+
+
+class AnalysisStatus(models.TextChoices):
+    """Where a match's post-game analysis stands (``MatchAnalysis.status``)."""
+
+    PENDING = "pending", "Waiting for a worker"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+class MatchAnalysis(models.Model):
+    """The strong bot's post-game analysis of a finished match: one per match (docs/analysis.md).
+
+    ``decisions_total`` counts the decisions people made (their moves, less those the turn
+    deadline made for them); ``decisions_done`` how many of them have an ``AnalysedDecision``
+    row, so a killed run resumes where it stopped and the page shows the progress. The budget
+    the run used is kept with it, for the figures it shows.
+    """
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="analysis")
+    status = models.CharField(
+        max_length=10, choices=AnalysisStatus.choices, default=AnalysisStatus.PENDING
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="analyses_requested",
+    )
+    decisions_total = models.PositiveIntegerField(default=0)
+    decisions_done = models.PositiveIntegerField(default=0)
+    budget_ms = models.FloatField()
+    iterations = models.PositiveIntegerField(null=True, blank=True)
+    error = models.CharField(max_length=200, blank=True, default="")
+    requested_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "match analyses"
+
+    def __str__(self) -> str:
+        return f"analysis of match {self.match_id}: {self.status}"
+
+    @property
+    def percent(self) -> int:
+        """How far the run has got, 0 to 100."""
+        if self.status == AnalysisStatus.DONE:
+            return 100
+        if not self.decisions_total:
+            return 0
+        return min(100, self.decisions_done * 100 // self.decisions_total)
+
+
+class AnalysedDecision(models.Model):
+    """One decision a person made (the move at ``ply``, from seat ``seat``), as the strong bot
+    judged it from that person's view at that moment.
+
+    ``judged`` is false when there was nothing to judge (a single playable move, a challenge or
+    a vote to reject): the chances and the best move are then empty. ``played_text`` and
+    ``best_text`` are the moves in words, worded from the same view. Unique on the analysis
+    and the ply, so a duplicated or retried run writes each decision once.
+    """
+
+    analysis = models.ForeignKey(MatchAnalysis, on_delete=models.CASCADE, related_name="decisions")
+    ply = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    judged = models.BooleanField(default=True)
+    played = models.JSONField()
+    played_text = models.CharField(max_length=200)
+    best = models.JSONField(null=True, blank=True)
+    best_text = models.CharField(max_length=200, blank=True, default="")
+    played_chance = models.FloatField(null=True, blank=True)
+    best_chance = models.FloatField(null=True, blank=True)
+    cost = models.FloatField(null=True, blank=True)
+    deals = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["analysis", "ply"]
+        constraints = [
+            models.UniqueConstraint(fields=["analysis", "ply"], name="analysed_decision_unique_ply")
+        ]
+
+    def __str__(self) -> str:
+        return f"analysis {self.analysis_id} ply {self.ply}: cost {self.cost}"

@@ -16,6 +16,7 @@ from typing import Any
 from games.engines import gulliver_words as words
 
 from .common import History, Move, View
+from .gulliver_inference import inferred_sampler
 from .search import Sampler
 
 # Weights of the one-move heuristic (see docs/bots.md).
@@ -265,4 +266,8 @@ class GulliverSearch:
 
 
 class GulliverStrong(GulliverSearch):
-    """The strong bot's knowledge of this game: the baseline's, refined (docs/bots.md)."""
+    """The strong bot's knowledge of this game: the baseline's, with deals that respect what
+    play revealed about the rivals' hands (``gulliver_inference``; docs/bots.md)."""
+
+    def sampler(self, engine: Any, view: View, history: History) -> Sampler | None:
+        return inferred_sampler(engine, view, history)
