@@ -26,6 +26,7 @@ from games.services import (
     match_deadline_enforce,
     match_next_round,
 )
+from games.services.analysis import analysis_run
 from games.services.ratings import ratings_update_due
 
 logger = logging.getLogger(__name__)
@@ -123,6 +124,29 @@ def ratings_update(match_id: int | None = None, version: int | None = None) -> i
     if done:
         logger.info("ratings_update (after match %s): %s match(es) rated", match_id, done)
     return done
+
+
+@shared_task(name="games.match_analyse", **MOVE_TASK)
+def match_analyse(match_id: int, version: int | None = None) -> None:
+    """Run the post-game analysis of the match (docs/analysis.md), resuming a partial one.
+
+    Enqueued on the commit that asked for it (``version`` rides along for the logs only).
+    Idempotent: each decision is written once under a unique constraint and the analysis row's
+    lock, a rerun after a killed worker judges only what is left, and a done analysis is left
+    as it is.
+    """
+    analysis = analysis_run(match_id=match_id)
+    if analysis is None:
+        logger.info("match_analyse(%s): no analysis was asked for", match_id)
+        return
+    logger.info(
+        "match_analyse(%s, %s): %s, %s of %s decision(s)",
+        match_id,
+        version,
+        analysis.status,
+        analysis.decisions_done,
+        analysis.decisions_total,
+    )
 
 
 # --- Enqueueing ---------------------------------------------------------------------------------

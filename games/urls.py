@@ -1,7 +1,7 @@
 from django.urls import path
 
 from games import converters  # noqa: F401 - registers match_id
-from games.views import history, leaderboard, matches, pages, records, replay, table
+from games.views import analysis, history, leaderboard, matches, pages, records, replay, table
 
 urlpatterns = [
     path("", matches.home, name="home"),
@@ -14,6 +14,7 @@ urlpatterns = [
     path("matches/<match_id:pk>/move/", table.match_move, name="match_move"),
     path("matches/<match_id:pk>/table/", table.match_table, name="match_table"),
     path("matches/<match_id:pk>/replay/", replay.match_replay, name="match_replay"),
+    path("matches/<match_id:pk>/analysis/", analysis.match_analysis, name="match_analysis"),
     path("matches/<match_id:pk>/record.json", records.match_record_json, name="match_record"),
     path("rules/<str:game>/", pages.rules_page, name="rules"),
     path("leaderboard/<str:game>/", leaderboard.leaderboard, name="leaderboard"),

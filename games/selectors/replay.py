@@ -46,6 +46,7 @@ class ReplayEntry:
     who: str
     lines: list[str]
     query: str = ""
+    mark: Any = None  # the post-game analysis' judgement of this move, once there is one
 
     @property
     def text(self) -> str:

@@ -8,6 +8,7 @@ position can be shared. Every control is also a plain link.
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -18,11 +19,13 @@ from django_htmx.http import push_url
 
 from games.models import Match
 from games.selectors import seat_of
+from games.selectors.analysis import analysis_mark_at, analysis_of, marks_attach
 from games.selectors.replay import (
     replay_frame,
     replay_perspectives,
     replay_rounds,
 )
+from games.views.analysis import analysis_context
 from games.views.common import login_required_htmx, visible_match
 
 FRAME_PARTIAL = "games/replay.html#frame"
@@ -58,16 +61,37 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
             return _refused(request, match, "A position is a move number, such as ?ply=12.", 400)
         ply = max(0, min(ply, match.ply))
     frame = replay_frame(match=match, seats=seats, ply=ply, perspective=perspective)
-    context = {"match": match, "frame": frame, "perspectives": allowed}
+    analysis = analysis_of(match)
+    viewer_index = None if viewer is None else viewer.index
+    context = {
+        "match": match,
+        "frame": frame,
+        "perspectives": allowed,
+        "frame_mark": analysis_mark_at(
+            match=match, seats=seats, analysis=analysis, ply=ply, viewer=viewer_index
+        ),
+    }
     if request.htmx:
         # The frame's own address, clamped, goes in the location bar: shareable as it stands.
         url = f"{reverse('match_replay', args=[match.pk])}?ply={ply}&as={perspective.key}"
         return push_url(render(request, FRAME_PARTIAL, context), url)
+    context |= analysis_context(request, match, seats, analysis)
+    report = context["analysis_report"]
+    # The move list is kept per analysis too: its marks appear once the analysis is done.
+    context["analysis_key"] = f"a{analysis.pk}" if report is not None else "-"
     # Called by the template only when its cached copy of the list is missing (replay.html).
     context["rounds"] = functools.partial(
-        replay_rounds, match=match, seats=seats, perspective=perspective
+        _rounds_marked,
+        marks=report.marks if report is not None else {},
+        match=match,
+        seats=seats,
+        perspective=perspective,
     )
     return render(request, "games/replay.html", context)
+
+
+def _rounds_marked(*, marks: dict, **kwargs: Any) -> list:
+    return marks_attach(replay_rounds(**kwargs), marks)
 
 
 def _refused(request: HttpRequest, match: Match, message: str, status: int) -> HttpResponse:

@@ -115,6 +115,10 @@ MATRIX_TEXT = [
     ("replay as seat 1",   "GET",    "/matches/{pub}/replay/?as=1",         L, 403, 403, 200, 403),
     ("replay, all hands",  "GET",    "/matches/{pub}/replay/?as=all",       L, 403, 403, 403, 403),
     ("record",             "GET",    "/matches/{pub}/record.json",          L, 200, 200, 200, 200),
+    # Its analysis: the panel is the replay's (a note until the match is over); asking is for
+    # its players alone, and refused while it runs.
+    ("analysis panel",     "GET hx", "/matches/{pub}/analysis/",            L, 200, 200, 200, 200),
+    ("ask for analysis",   "POST",   "/matches/{pub}/analysis/",            L, 403, 409, 409, 403),
     # The private match in play: a 404 to everyone outside it, staff included, as for no match.
     # Its lobby "join" is its creator's alone (the others use the invite link): 404 to the rest.
     ("private table",      "GET",    "/matches/{priv}/",                    L, 404, 200, 200, 404),
@@ -125,6 +129,8 @@ MATRIX_TEXT = [
     ("private replay",     "GET",    "/matches/{priv}/replay/",             L, 404, 200, 200, 404),
     ("private as seat 0",  "GET",    "/matches/{priv}/replay/?as=0",        L, 404, 200, 403, 404),
     ("private record",     "GET",    "/matches/{priv}/record.json",         L, 404, 200, 200, 404),
+    ("private analysis",   "GET hx", "/matches/{priv}/analysis/",           L, 404, 200, 200, 404),
+    ("private analyse",    "POST",   "/matches/{priv}/analysis/",           L, 404, 409, 409, 404),
     # An invite link is the invitation: whoever holds it sees the waiting table (its creator,
     # seated already, is sent to the table).
     ("invite link",        "GET",    "/matches/join/{invite}/",             L, 200,   T, 200, 200),
@@ -135,6 +141,10 @@ MATRIX_TEXT = [
     ("finished, all hands","GET",    "/matches/{fin}/replay/?as=all",       L, 200, 200, 200, 200),
     ("finished, as seat 1","GET",    "/matches/{fin}/replay/?as=1",         L, 200, 200, 200, 200),
     ("finished record",    "GET",    "/matches/{fin}/record.json",          L, 200, 200, 200, 200),
+    # Its analysis: asked for by a player (then back to the replay, 302), seen by its viewers.
+    ("finished analyse",   "POST",   "/matches/{fin}/analysis/",            L, 403, 302, 302, 403),
+    ("finished analysis",  "GET hx", "/matches/{fin}/analysis/",            L, 200, 200, 200, 200),
+    ("analysis, no htmx",  "GET",    "/matches/{fin}/analysis/",            L, 302, 302, 302, 302),
     ("no such match",      "GET",    "/matches/{missing}/",                 L, 404, 404, 404, 404),
     # The admin: staff only; everyone else is sent to the admin's own sign-in.
     ("admin index",        "GET",    "/admin/",                             A,   A,   A,   A, 200),

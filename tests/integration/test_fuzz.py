@@ -80,6 +80,7 @@ SITE_ROUTES: dict[str, dict[str, str]] = {
     "match_table": {"pk": "match"},
     "match_replay": {"pk": "match"},
     "match_record": {"pk": "match"},
+    "match_analysis": {"pk": "match"},
     "rules": {"game": "game"},
     "leaderboard": {"game": "game"},
     "register": {},

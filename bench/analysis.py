@@ -1,0 +1,106 @@
+"""How long a post-game analysis takes, per game and table size, at the production budget.
+
+    .venv/bin/python bench/analysis.py                 # PARLOUR_ANALYSIS_BUDGET_MS (300 ms)
+    .venv/bin/python bench/analysis.py --budget-ms 100 # another budget per decision
+    .venv/bin/python bench/analysis.py --quick         # Gulliver to 60 points: a smoke run
+
+For each game at 2 and 4 seats, one seeded match is played to its end through the services,
+every seat a person making the greedy bot's move from their own view (``tests.analysis_matches``),
+and the analysis service (``games.services.analysis.analysis_run``, what the Celery task calls)
+is timed over the whole match: every person's decision judged by the strong bot, each written
+as a row. The database is a throwaway SQLite file, migrated at the start; one process, so the
+figures are one worker's (docs/analysis.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+CASES = [("faraway", 2), ("faraway", 4), ("gulliver", 2), ("gulliver", 4)]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--budget-ms", type=float, default=None, help="strong bot ms a decision")
+    parser.add_argument("--seed", type=int, default=11, help="the matches' seed")
+    parser.add_argument("--quick", action="store_true", help="Gulliver to 60 points only")
+    args = parser.parse_args()
+
+    data = tempfile.mkdtemp(prefix="parlour-bench-analysis-")
+    os.environ["DATABASE_URL"] = f"sqlite:///{data}/bench.sqlite3"
+    os.environ["PARLOUR_DATA_DIR"] = data
+    os.environ.pop("REDIS_URL", None)
+    os.environ.pop("CELERY_BROKER_URL", None)
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    if args.budget_ms is not None:
+        os.environ["PARLOUR_ANALYSIS_BUDGET_MS"] = str(args.budget_ms)
+    os.environ.pop("PARLOUR_ANALYSIS_ITERATIONS", None)  # time only, as in production
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from bench.machine import load_line, machine_line
+    from games.models import AnalysedDecision, MatchAnalysis
+    from games.services import match_create, match_join
+    from games.services.analysis import analysis_run
+    from tests.analysis_matches import play_greedy
+
+    call_command("migrate", verbosity=0)
+    users = [get_user_model().objects.create_user(f"p{i}") for i in range(4)]
+    print(f"# {machine_line()}; {load_line()} at the start")
+    print(
+        f"# strong bot budget {settings.PARLOUR_ANALYSIS_BUDGET_MS:.0f} ms a decision, seed "
+        f"{args.seed}, greedy play at every seat, one process"
+    )
+    print(
+        "| game | seats | moves | people's decisions | judged | forced | analysis (s) "
+        "| ms a judged decision |"
+    )
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for game, seats in CASES:
+        options = {"target": 60} if game == "gulliver" and args.quick else None
+        match = match_create(
+            game=game,
+            num_players=seats,
+            created_by=users[0],
+            options=options,
+            seed=args.seed,
+            public=True,
+        )
+        for user in users[1:seats]:
+            match_join(match=match, user=user)
+        match = play_greedy(match)
+        MatchAnalysis.objects.create(
+            match=match, requested_by=users[0], budget_ms=settings.PARLOUR_ANALYSIS_BUDGET_MS
+        )
+        started = time.perf_counter()
+        analysis = analysis_run(match_id=match.pk)
+        took = time.perf_counter() - started
+        rows = AnalysedDecision.objects.filter(analysis=analysis)
+        judged = rows.filter(judged=True).count()
+        forced = rows.filter(judged=False).count()
+        per = 1000 * took / judged if judged else 0.0
+        print(
+            f"| {game} | {seats} | {match.ply} | {analysis.decisions_total} | {judged} | {forced} "
+            f"| {took:.1f} | {per:.0f} |",
+            flush=True,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

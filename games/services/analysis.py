@@ -1,0 +1,242 @@
+"""Post-game analysis: asking for one, and the run that writes it (docs/analysis.md).
+
+A person seated at a finished match asks; the match gets one ``MatchAnalysis`` row and a
+``games.match_analyse`` task after the commit. The run walks the move log once from the deal
+with the replay fold, and at every decision a person made (their moves, less those the turn
+deadline made for them) asks the strong bot to judge the move from that person's view at that
+moment and the public log before it, as a bot would decide (``games.bots.assess``).
+
+Written once whatever happens to the task: each decision is one ``AnalysedDecision`` row, unique
+on (analysis, ply), written under the analysis row's lock; a run skips the decisions that have a
+row already, so a duplicate runs alongside without writing twice, a run after a killed worker
+resumes where it stopped, and a task for a finished analysis does nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from games import bots
+from games.engines import get_engine, replay
+from games.models import AnalysedDecision, AnalysisStatus, Match, MatchAnalysis, Move, Seat
+from games.presentation import faraway as faraway_words
+from games.presentation import gulliver as gulliver_words
+from games.selectors.table import seat_names
+from games.services.errors import Rejected
+
+logger = logging.getLogger(__name__)
+
+# An analysis that has not moved in this long while pending or running has lost its task (the
+# broker was down when it was sent, say): asking again sends it once more, at no cost.
+STALLED_AFTER = timedelta(minutes=2)
+
+# Each game's move labels (the table's words for a move), keyed like the engines' registry.
+MOVE_LABELS = {"faraway": faraway_words.move_label, "gulliver": gulliver_words.move_label}
+
+
+class AnalysisRefused(Rejected):
+    """An analysis that may not be asked for: not a player of the match (403), or the match is
+    not over yet (409)."""
+
+
+def analysis_seed(match: Match, ply: int) -> int:
+    """The strong bot's seed for the decision at ``ply``: reproducible, its own per decision."""
+    return (match.seed * 1_000_033 + ply * 7_919 + 13) % (1 << 63)
+
+
+def analysis_budget() -> bots.Budget:
+    """The strong bot's budget per decision analysed (``PARLOUR_ANALYSIS_*`` settings)."""
+    return bots.Budget(
+        time_ms=float(settings.PARLOUR_ANALYSIS_BUDGET_MS),
+        iterations=settings.PARLOUR_ANALYSIS_ITERATIONS,
+    )
+
+
+def analysis_may_request(*, match: Match, seats: Sequence[Seat], user: AbstractBaseUser) -> None:
+    """Raise ``AnalysisRefused`` unless ``user`` is a person seated at ``match`` and it is over."""
+    if not any(s.user_id == user.pk for s in seats if s.user_id is not None):
+        raise AnalysisRefused("Only the players of a match can ask for its analysis.", 403)
+    if match.status != Match.Status.FINISHED:
+        raise AnalysisRefused("A match can be analysed once it is over.", 409)
+
+
+def analysis_needs_run(analysis: MatchAnalysis | None, *, now: Any = None) -> bool:
+    """Whether asking for this analysis (``None``: there is none yet) sends a run: none yet, a
+    failed one, or one whose task was lost."""
+    if analysis is None or analysis.status == AnalysisStatus.FAILED:
+        return True
+    if analysis.status == AnalysisStatus.DONE:
+        return False
+    return analysis.updated_at < (now or timezone.now()) - STALLED_AFTER
+
+
+def analysis_request(
+    *, match: Match, seats: Sequence[Seat], user: AbstractBaseUser
+) -> MatchAnalysis:
+    """The match's analysis, created (and its run sent after the commit) if there is none.
+
+    Asking again shows the same analysis: a failed one, or one whose task was lost, is sent
+    once more; one pending, running or done is left as it is.
+    """
+    analysis_may_request(match=match, seats=seats, user=user)
+    budget = analysis_budget()
+    with transaction.atomic():
+        analysis, created = MatchAnalysis.objects.get_or_create(
+            match=match,
+            defaults={
+                "requested_by": user,
+                "budget_ms": budget.time_ms,
+                "iterations": budget.iterations,
+            },
+        )
+        if not created:
+            analysis = MatchAnalysis.objects.select_for_update().get(pk=analysis.pk)
+            if not analysis_needs_run(analysis):
+                return analysis
+            if analysis.status == AnalysisStatus.FAILED:
+                analysis.status = AnalysisStatus.PENDING
+                analysis.error = ""
+            analysis.save(update_fields=["status", "error", "updated_at"])
+        _run_enqueue(match)
+    return analysis
+
+
+def _run_enqueue(match: Match) -> None:
+    # Tasks call these services, so the services reach the tasks at use (as _store does).
+    from games import tasks
+
+    pk, version = match.pk, match.version
+    transaction.on_commit(lambda: tasks.enqueue(tasks.match_analyse, pk, version))
+
+
+def analysis_run(*, match_id: int) -> MatchAnalysis | None:
+    """Judge every person's decision of the match not judged yet, then mark the analysis done.
+
+    ``None`` when the match has no analysis (it is gone, or none was asked for). A done
+    analysis is returned untouched. Raises what the engine or the bot raise, after marking the
+    analysis failed.
+    """
+    with transaction.atomic():
+        analysis = (
+            MatchAnalysis.objects.select_for_update()
+            .select_related("match")
+            .filter(match_id=match_id)
+            .first()
+        )
+        if analysis is None or analysis.status == AnalysisStatus.DONE:
+            return analysis
+        match = analysis.match
+        plan = _decisions_of(match)
+        analysis.status = AnalysisStatus.RUNNING
+        analysis.started_at = analysis.started_at or timezone.now()
+        analysis.decisions_total = len(plan)
+        analysis.save(update_fields=["status", "started_at", "decisions_total", "updated_at"])
+    try:
+        _judge_all(analysis, match, plan)
+    except Exception as exc:
+        MatchAnalysis.objects.filter(pk=analysis.pk).exclude(status=AnalysisStatus.DONE).update(
+            status=AnalysisStatus.FAILED,
+            error=f"{type(exc).__name__}: {exc}"[:200],
+            updated_at=timezone.now(),
+        )
+        raise
+    with transaction.atomic():
+        analysis = MatchAnalysis.objects.select_for_update().get(pk=analysis.pk)
+        if analysis.status != AnalysisStatus.DONE:
+            analysis.decisions_done = analysis.decisions.count()
+            analysis.status = AnalysisStatus.DONE
+            analysis.finished_at = timezone.now()
+            analysis.error = ""
+            analysis.save(
+                update_fields=["decisions_done", "status", "finished_at", "error", "updated_at"]
+            )
+    return analysis
+
+
+def _decisions_of(match: Match) -> set[int]:
+    """The plies of the decisions people made: moves of a person's seat, chosen by them."""
+    people = set(
+        Seat.objects.filter(match_id=match.pk, bot_level__isnull=True).values_list(
+            "index", flat=True
+        )
+    )
+    rows = Move.objects.filter(match_id=match.pk, seat__in=people, auto=Move.Auto.CHOSEN)
+    return set(rows.values_list("ply", flat=True))
+
+
+def _judge_all(analysis: MatchAnalysis, match: Match, plan: set[int]) -> None:
+    """One walk of the log from the deal; each decision still to judge is judged from its
+    seat's view of the state before it, and written at once."""
+    engine = get_engine(match.game)
+    names = seat_names(match, list(Seat.objects.filter(match_id=match.pk).select_related("user")))
+    budget = analysis_budget()
+    rows = (
+        Move.objects.filter(match_id=match.pk).order_by("ply").values_list("ply", "seat", "payload")
+    )
+    state = engine.new_game(match.num_players, match.seed, match.options)
+    history: list[tuple[int | None, dict]] = []
+    for ply, seat, payload in rows.iterator():
+        if ply in plan and not _judged(analysis, ply):
+            view = engine.view(state, seat)
+            assessment = bots.assess(
+                match.game,
+                view,
+                payload,
+                seed=analysis_seed(match, ply),
+                budget=budget,
+                history=list(history),
+            )
+            _decision_store(analysis, ply, seat, view, payload, assessment, names)
+        state = replay.step(engine, state, seat, payload)
+        history.append((seat, payload))
+
+
+def _judged(analysis: MatchAnalysis, ply: int) -> bool:
+    return AnalysedDecision.objects.filter(analysis_id=analysis.pk, ply=ply).exists()
+
+
+def move_words(game: str, move: dict[str, Any], view: dict[str, Any], names: list[str]) -> str:
+    """``move`` in words as the table labels it for ``view``'s seat ("Take 5 Moon-Face from the
+    discards")."""
+    return MOVE_LABELS[game](move, view, names)[1]
+
+
+def _decision_store(
+    analysis: MatchAnalysis,
+    ply: int,
+    seat: int,
+    view: dict[str, Any],
+    played: dict[str, Any],
+    assessment: bots.Assessment | None,
+    names: list[str],
+) -> None:
+    """Write one judged decision (once: a row already there is kept) and the progress."""
+    game = analysis.match.game
+    values: dict[str, Any] = {
+        "seat": seat,
+        "played": played,
+        "played_text": move_words(game, played, view, names)[:200],
+        "judged": assessment is not None,
+    }
+    if assessment is not None:
+        values |= {
+            "best": assessment.best,
+            "best_text": move_words(game, assessment.best, view, names)[:200],
+            "played_chance": assessment.played_chance,
+            "best_chance": assessment.best_chance,
+            "cost": assessment.cost,
+            "deals": assessment.deals,
+        }
+    with transaction.atomic():
+        locked = MatchAnalysis.objects.select_for_update().get(pk=analysis.pk)
+        AnalysedDecision.objects.get_or_create(analysis=locked, ply=ply, defaults=values)
+        locked.decisions_done = locked.decisions.count()
+        locked.save(update_fields=["decisions_done", "updated_at"])

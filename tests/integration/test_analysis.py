@@ -1,0 +1,290 @@
+"""Post-game analysis through the site: asking for it, the per-person limit, the cache, who may
+ask and see, what it judges (people's own decisions only) and that a run writes once however
+often it runs, concurrently or after a partial run.
+
+Tasks run in process: the run a request sends goes after the commit, inside
+``django_capture_on_commit_callbacks(execute=True)``. The strong bot thinks for a few
+iterations per decision (``PARLOUR_ANALYSIS_ITERATIONS``), so every run replays exactly.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import tasks
+from games.engines import get_engine
+from games.models import AnalysedDecision, AnalysisStatus, Match, MatchAnalysis, Move, Seat
+from games.services import match_create, match_deadline_enforce, move_submit
+from games.services.analysis import analysis_request, analysis_run
+from tests import factories
+from tests.analysis_matches import greedy_move, play_greedy
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+ROWS = ("ply", "seat", "judged", "played", "best", "played_chance", "best_chance", "cost")
+
+
+@pytest.fixture(autouse=True)
+def _small_budget(settings) -> None:
+    settings.PARLOUR_ANALYSIS_ITERATIONS = 4
+    settings.PARLOUR_ANALYSIS_RATE = "3/h"
+
+
+@pytest.fixture
+def finished(ann, bea) -> Match:
+    match = factories.match_make(game="faraway", players=[ann, bea], seed=11)
+    return play_greedy(match)
+
+
+def _url(match: Match) -> str:
+    return f"/matches/{match.pk}/analysis/"
+
+
+def _rows(analysis: MatchAnalysis) -> list[tuple]:
+    return list(
+        AnalysedDecision.objects.filter(analysis=analysis).order_by("ply").values_list(*ROWS)
+    )
+
+
+def _person_plies(match: Match) -> list[int]:
+    people = Seat.objects.filter(match=match, bot_level__isnull=True).values("index")
+    moves = Move.objects.filter(match=match, seat__in=people, auto="").order_by("ply")
+    return list(moves.values_list("ply", flat=True))
+
+
+def test_a_player_asks_and_the_replay_shows_marks_chart_and_summary(
+    finished, ann_client, bea_client, django_capture_on_commit_callbacks
+):
+    page = ann_client.get(f"/matches/{finished.pk}/replay/").content.decode()
+    assert 'id="analysis-request"' in page and 'data-status="none"' in page
+    with django_capture_on_commit_callbacks(execute=True) as sent:
+        response = ann_client.post(_url(finished))
+    assert response.status_code == 302
+    assert response["Location"] == f"/matches/{finished.pk}/replay/#analysis"
+    assert len(sent) == 1
+    analysis = MatchAnalysis.objects.get(match=finished)
+    assert analysis.status == AnalysisStatus.DONE and analysis.requested_by.username == "ann"
+    assert analysis.decisions_done == analysis.decisions_total == len(_person_plies(finished))
+    assert [r[0] for r in _rows(analysis)] == _person_plies(finished)
+    judged = AnalysedDecision.objects.filter(analysis=analysis, judged=True)
+    assert judged.exists()
+    for d in judged:
+        assert 0 <= d.played_chance <= 1 and 0 <= d.best_chance <= 1
+        assert d.cost == pytest.approx(max(0.0, d.best_chance - d.played_chance))
+        assert d.played_text and d.best_text
+    page = bea_client.get(f"/matches/{finished.pk}/replay/").content.decode()
+    assert 'data-status="done"' in page and "hx-trigger" not in page.split('id="analysis"')[1]
+    assert 'id="analysis-summary"' in page and 'id="analysis-chart"' in page
+    assert "<polyline" in page and 'role="img"' in page
+    assert "Estimated chance of winning after each decision." in page
+    for name in ("ann", "bea"):
+        assert re.search(rf'<th scope="row">.*?{name}</th>', page)
+    costly = judged.filter(cost__gte=0.05).order_by("ply")
+    if costly:  # every costly decision is marked in the move list and listed under the chart
+        first = costly[0]
+        assert page.count('class="cost-mark" title=') == costly.count()
+        assert f'data-ply="{first.ply}"' in page
+        frame = bea_client.get(
+            f"/matches/{finished.pk}/replay/", {"ply": first.ply}, headers=HTMX
+        ).content.decode()
+        assert 'id="frame-mark"' in frame and f"{round(first.cost * 100)}%" in frame
+    # Any judged move's frame carries its judgement, in the viewer's words.
+    one = judged.filter(seat=0).first()
+    frame = ann_client.get(f"/matches/{finished.pk}/replay/", {"ply": one.ply}).content.decode()
+    assert 'id="frame-mark"' in frame
+
+
+def test_the_analysis_has_costly_marks_on_this_seed(finished, ann, bea):
+    """The seed the page test uses does give the marks something to show."""
+    analysis = analysis_request(match=finished, seats=list(finished.seats.all()), user=ann)
+    analysis_run(match_id=finished.pk)
+    assert analysis.decisions.filter(cost__gte=0.05).exists()
+
+
+def test_asking_again_shows_the_same_analysis_and_costs_nothing(
+    finished, ann, bea, ann_client, django_capture_on_commit_callbacks, settings
+):
+    settings.PARLOUR_ANALYSIS_RATE = "2/h"
+    with django_capture_on_commit_callbacks(execute=True):
+        assert ann_client.post(_url(finished)).status_code == 302
+    rows = _rows(MatchAnalysis.objects.get(match=finished))
+    for _ in range(4):  # far past the limit: an existing analysis is not a new request
+        with django_capture_on_commit_callbacks(execute=True) as sent:
+            assert ann_client.post(_url(finished)).status_code == 302
+        assert sent == []
+    assert MatchAnalysis.objects.count() == 1
+    assert _rows(MatchAnalysis.objects.get()) == rows
+    # A second new analysis is within the limit; a third is refused with the wait, and nothing
+    # is made or sent for it.
+    others = [play_greedy(factories.match_make(players=[ann, bea], seed=s)) for s in (12, 13)]
+    with django_capture_on_commit_callbacks(execute=True):
+        assert ann_client.post(_url(others[0])).status_code == 302
+    with django_capture_on_commit_callbacks(execute=True) as sent:
+        refused = ann_client.post(_url(others[1]))
+    assert refused.status_code == 429 and sent == []
+    assert "Try again in about" in refused.content.decode()
+    assert not MatchAnalysis.objects.filter(match=others[1]).exists()
+    # The limit is per person: bea may still ask.
+    bea_client = factories.client_for(bea)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert bea_client.post(_url(others[1])).status_code == 302
+    assert MatchAnalysis.objects.get(match=others[1]).status == AnalysisStatus.DONE
+
+
+def test_who_may_ask_and_who_may_see(ann, bea, cal, ann_client, cal_client, client, finished):
+    running = factories.match_make(players=[ann, bea], seed=14)
+    response = ann_client.post(_url(running))
+    assert response.status_code == 409
+    assert "once it is over" in response.content.decode()
+    assert ann_client.post(_url(running), headers=HTMX).status_code == 409
+    assert cal_client.post(_url(finished)).status_code == 403  # a spectator, not a player
+    assert client.post(_url(finished))["Location"].startswith("/accounts/login/")
+    private = play_greedy(factories.match_make(players=[ann, bea], seed=15, public=False))
+    assert cal_client.post(_url(private)).status_code == 404
+    assert cal_client.get(_url(private), headers=HTMX).status_code == 404
+    assert MatchAnalysis.objects.count() == 0
+    # Whoever may see the replay sees the analysis: the spectator too, without a button.
+    analysis_request(match=finished, seats=list(finished.seats.all()), user=ann)
+    analysis_run(match_id=finished.pk)
+    panel = cal_client.get(_url(finished), headers=HTMX)
+    assert panel.status_code == 200
+    assert 'id="analysis-summary"' in panel.content.decode()
+    assert 'id="analysis-request"' not in panel.content.decode()
+    assert cal_client.get(_url(finished))["Location"] == f"/matches/{finished.pk}/replay/#analysis"
+
+
+def test_a_running_analysis_polls_and_its_end_reloads_the_page(finished, ann, ann_client):
+    analysis = analysis_request(match=finished, seats=list(finished.seats.all()), user=ann)
+    page = ann_client.get(f"/matches/{finished.pk}/replay/").content.decode()
+    assert f'hx-get="/matches/{finished.pk}/analysis/?was=pending"' in page
+    assert 'id="analysis-progress"' in page and "Waiting for a worker" in page
+    analysis_run(match_id=finished.pk)
+    analysis.refresh_from_db()
+    assert analysis.status == AnalysisStatus.DONE and analysis.percent == 100
+    poll = ann_client.get(_url(finished), {"was": "running"}, headers=HTMX)
+    assert poll.status_code == 200 and poll["HX-Refresh"] == "true"
+    again = ann_client.get(_url(finished), headers=HTMX)
+    assert "HX-Refresh" not in again and "hx-trigger" not in again.content.decode()
+
+
+def test_only_the_decisions_people_made_are_judged(ann, django_capture_on_commit_callbacks):
+    """A bot's moves and the moves the turn deadline made for a person are not theirs."""
+    with django_capture_on_commit_callbacks(execute=True):
+        match = match_create(
+            game="faraway",
+            num_players=2,
+            created_by=ann,
+            bots={1: "greedy"},
+            deadline_days=1,
+            seed=21,
+        )
+    engine = get_engine(match.game)
+    match.refresh_from_db()
+    ann_seat = match.seats.get(user=ann)
+    late = timezone.now() + timedelta(days=2)
+    let_pass = False
+    while match.status == Match.Status.ACTIVE:
+        assert match.awaiting == [ann_seat.index]
+        state = engine.load(match.state)
+        with django_capture_on_commit_callbacks(execute=True):
+            if not let_pass and match.ply >= 6 and engine.dump(state)["phase"] == "draw":
+                let_pass = True  # one whole turn of ann's is played by the deadline's bot
+                assert match_deadline_enforce(match=match, now=late) >= 1
+            else:
+                move = greedy_move(match, state, ann_seat.index)
+                move_submit(match=match, seat=ann_seat, move=move, expected_version=match.version)
+        match.refresh_from_db()
+    assert Move.objects.filter(match=match, auto="deadline").exists()
+    assert Move.objects.filter(match=match, seat=1).exists()
+    analysis_request(match=match, seats=list(match.seats.all()), user=ann)
+    analysis = analysis_run(match_id=match.pk)
+    plies = [r[0] for r in _rows(analysis)]
+    assert plies == _person_plies(match)
+    assert set(
+        AnalysedDecision.objects.filter(analysis=analysis).values_list("seat", flat=True)
+    ) == {0}
+    auto = set(Move.objects.filter(match=match, auto="deadline").values_list("ply", flat=True))
+    assert auto and not auto & set(plies)
+
+
+def test_a_task_run_twice_writes_once_and_a_done_analysis_is_left_alone(finished, ann):
+    analysis_request(match=finished, seats=list(finished.seats.all()), user=ann)
+    tasks.match_analyse.apply((finished.pk, finished.version), throw=True)
+    analysis = MatchAnalysis.objects.get()
+    rows, ids = _rows(analysis), list(analysis.decisions.values_list("pk", flat=True))
+    finished_at = analysis.finished_at
+    tasks.match_analyse.apply((finished.pk, finished.version), throw=True)
+    analysis.refresh_from_db()
+    assert _rows(analysis) == rows and list(analysis.decisions.values_list("pk", flat=True)) == ids
+    assert analysis.finished_at == finished_at and analysis.status == AnalysisStatus.DONE
+    # A task for a match with no analysis asked for does nothing.
+    tasks.match_analyse.apply((finished.pk + 999, 0), throw=True)
+    assert MatchAnalysis.objects.count() == 1
+
+
+def test_a_run_stopped_part_way_resumes_where_it_stopped(finished, bea, ann):
+    """What a killed worker leaves (some decisions written, the analysis running) is picked up:
+    the rows there stay as they were, the rest are judged, and the whole equals a run in one go."""
+    analysis_request(match=finished, seats=list(finished.seats.all()), user=ann)
+    whole = _rows(analysis_run(match_id=finished.pk))
+    analysis = MatchAnalysis.objects.get()
+    cut = whole[len(whole) // 2][0]
+    kept = list(analysis.decisions.filter(ply__lt=cut).values_list("pk", "ply"))
+    analysis.decisions.filter(ply__gte=cut).delete()
+    MatchAnalysis.objects.filter(pk=analysis.pk).update(
+        status=AnalysisStatus.RUNNING, decisions_done=len(kept), finished_at=None
+    )
+    analysis.refresh_from_db()
+    assert 0 < analysis.percent < 100
+    analysis_run(match_id=finished.pk)
+    analysis.refresh_from_db()
+    assert analysis.status == AnalysisStatus.DONE
+    assert _rows(analysis) == whole
+    assert list(analysis.decisions.filter(ply__lt=cut).values_list("pk", "ply")) == kept
+
+
+def test_a_failed_analysis_can_be_asked_for_again(
+    finished, ann, ann_client, django_capture_on_commit_callbacks
+):
+    analysis_request(match=finished, seats=list(finished.seats.all()), user=ann)
+    MatchAnalysis.objects.update(status=AnalysisStatus.FAILED, error="WorkerLostError: gone")
+    page = ann_client.get(f"/matches/{finished.pk}/replay/").content.decode()
+    assert 'id="analysis-failed"' in page and "Try again" in page
+    with django_capture_on_commit_callbacks(execute=True) as sent:
+        assert ann_client.post(_url(finished)).status_code == 302
+    assert len(sent) == 1
+    assert MatchAnalysis.objects.get().status == AnalysisStatus.DONE
+
+
+def test_an_analysis_whose_task_was_lost_is_sent_again_when_asked(
+    finished, ann, ann_client, django_capture_on_commit_callbacks
+):
+    analysis_request(match=finished, seats=list(finished.seats.all()), user=ann)  # never run
+    with django_capture_on_commit_callbacks(execute=True) as sent:
+        ann_client.post(_url(finished))
+    assert sent == []  # still fresh: it is waiting for a worker
+    MatchAnalysis.objects.update(updated_at=timezone.now() - timedelta(minutes=5))
+    page = ann_client.get(f"/matches/{finished.pk}/replay/").content.decode()
+    assert "Start it again" in page
+    with django_capture_on_commit_callbacks(execute=True) as sent:
+        assert ann_client.post(_url(finished)).status_code == 302
+    assert len(sent) == 1
+    assert MatchAnalysis.objects.get().status == AnalysisStatus.DONE
+
+
+@pytest.mark.services("postgres")
+@pytest.mark.django_db(transaction=True)
+def test_two_runs_at_once_write_one_set_of_rows(ann, bea):
+    match = play_greedy(factories.match_make(game="faraway", players=[ann, bea], seed=11))
+    analysis_request(match=match, seats=list(match.seats.all()), user=ann)
+    factories.at_once([lambda: analysis_run(match_id=match.pk)] * 2)
+    analysis = MatchAnalysis.objects.get()
+    plies = [r[0] for r in _rows(analysis)]
+    assert plies == _person_plies(match)
+    assert analysis.status == AnalysisStatus.DONE
+    assert analysis.decisions_done == analysis.decisions_total == len(plies)

@@ -1,0 +1,71 @@
+"""The analysis in words and in points: the marks' sentences and the chart's geometry."""
+
+from __future__ import annotations
+
+from games.models import AnalysedDecision
+from games.selectors.analysis import (
+    BOTTOM,
+    COSTLY,
+    HEIGHT,
+    LEFT,
+    RIGHT,
+    TOP,
+    WIDTH,
+    PlayerSummary,
+    analysis_chart,
+    mark_of,
+)
+
+NAMES = ["ann", "bea"]
+
+
+def decision(ply: int, seat: int, played: float, best: float, **kw: object) -> AnalysedDecision:
+    return AnalysedDecision(
+        ply=ply,
+        seat=seat,
+        played={"type": "draw", "source": "pack"},
+        played_text="Draw from the pack",
+        best=kw.get("best_move", {"type": "draw", "source": "discards", "positions": [0]}),
+        best_text="Take 5 Mr Watzisname from the discards",
+        played_chance=played,
+        best_chance=best,
+        cost=max(0.0, best - played),
+    )
+
+
+def test_a_costly_decision_says_what_it_cost_and_what_the_bot_would_rather_do() -> None:
+    mark = mark_of(decision(7, 0, 0.40, 0.52), NAMES, viewer=0)
+    assert mark.costly and mark.percent == 12
+    assert mark.text == (
+        "Cost about 12% of your winning chances: the strong bot would rather "
+        "take 5 Mr Watzisname from the discards."
+    )
+    other = mark_of(decision(7, 0, 0.40, 0.52), NAMES, viewer=1)
+    assert "of ann\u2019s winning chances" in other.text
+
+
+def test_a_cheap_decision_is_not_costly_and_the_same_move_is_said_so() -> None:
+    cheap = mark_of(decision(3, 1, 0.50, 0.50 + COSTLY / 2), NAMES, viewer=None)
+    assert not cheap.costly
+    same = decision(4, 1, 0.6, 0.6, best_move={"type": "draw", "source": "pack"})
+    assert mark_of(same, NAMES, viewer=None).text == "The strong bot would have made the same move."
+
+
+def test_the_chart_puts_each_players_chances_inside_the_plot_by_move() -> None:
+    marks = [
+        mark_of(decision(1, 0, 0.5, 0.5), NAMES, None),
+        mark_of(decision(2, 1, 0.0, 0.3), NAMES, None),
+        mark_of(decision(40, 0, 1.0, 1.0), NAMES, None),
+    ]
+    summaries = [PlayerSummary(0, "ann", "series-0"), PlayerSummary(1, "bea", "series-1")]
+    chart = analysis_chart(marks=marks, summaries=summaries, last_ply=40)
+    assert chart is not None
+    ann, bea = chart.series
+    assert [d.ply for d in ann.dots] == [1, 40]
+    assert ann.dots[-1].x == WIDTH - RIGHT and ann.dots[-1].y == TOP  # last move, 100%
+    assert bea.dots[0].y == chart.bottom == HEIGHT - BOTTOM  # 0%
+    assert bea.dots[0].costly and not ann.dots[0].costly
+    assert all(LEFT <= d.x <= WIDTH - RIGHT for s in chart.series for d in s.dots)
+    assert ann.points == " ".join(f"{d.x},{d.y}" for d in ann.dots)
+    assert "ann: about 50% after move 1, 100% after move 40" in chart.description
+    assert analysis_chart(marks=[], summaries=summaries, last_ply=40) is None
