@@ -22,7 +22,7 @@ from typing import Any
 
 from games.engines import get_engine
 
-from . import faraway, gulliver
+from . import faraway, gulliver, gulliver_inference
 from .common import Budget, History, Move, View, bot_rng, move_key, playable_moves
 from .search import SearchReport, search
 
@@ -49,7 +49,7 @@ GAME_BOTS = {"faraway": faraway, "gulliver": gulliver}
 # The strong bot's per-game knowledge (rollout policy, evaluation, how deals are dealt) for a
 # table of n players. A knowledge class may also name its own ``search`` (same signature as
 # ``search.search``); the baseline classes it refines stay as they were (games/lab/players.py).
-KNOWLEDGE = {"faraway": faraway.FarawayStrong, "gulliver": gulliver.GulliverStrong}
+KNOWLEDGE = {"faraway": faraway.FarawayStrong, "gulliver": gulliver_inference.GulliverStrong}
 
 
 def _greedy(game: str, view: View, moves: list[Move], rng: Any) -> Move:

@@ -16,7 +16,6 @@ from typing import Any
 from games.engines import gulliver_words as words
 
 from .common import History, Move, View
-from .gulliver_inference import inferred_sampler
 from .search import Sampler
 
 # Weights of the one-move heuristic (see docs/bots.md).
@@ -263,11 +262,3 @@ class GulliverSearch:
         self, engine: Any, state: Any, seat: int, moves: Sequence[Move], rng: random.Random
     ) -> Move:
         return greedy_obs(obs_of_state(state, seat), moves, rng)
-
-
-class GulliverStrong(GulliverSearch):
-    """The strong bot's knowledge of this game: the baseline's, with deals that respect what
-    play revealed about the rivals' hands (``gulliver_inference``; docs/bots.md)."""
-
-    def sampler(self, engine: Any, view: View, history: History) -> Sampler | None:
-        return inferred_sampler(engine, view, history)

@@ -1,25 +1,30 @@
-"""What Gulliver's Travels play reveals about the hands, and deals that respect it.
+"""What Gulliver's Travels play reveals about the rivals' hands, and deals that respect it.
 
-The rules let a player draw (or pass, once the stack is empty) only when holding no card that
-could be laid, so every draw says "none of these cards was in that hand then". A player who lays
-a card that does not take the sentence, when some card would have taken it as a trick, very
-likely held no such card (twenty points are not given away lightly). These facts are read from
-the seat's own view and the public move log alone (``witnessed``), replaying the round's
-sentence as every player at the table saw it.
+Everything here is read from the deciding seat's own view and the round's public move log
+(``RoundLog``), replaying the sentence as the whole table saw it. Two kinds of evidence:
 
-A deal of the unseen cards (``engine.sample_state``) is then weighted by how well each rival's
-hand agrees with the facts about it (``hand_weight``) and kept by rejection, so deals come with
-probability in proportion to that weight; when a few tries find nothing, card swaps between the
-rivals' hands and the stack (Metropolis steps) finish the job. The weight of one fact: a hand of
-``k`` cards, at most ``n`` of them drawn since the fact (the draws since, less the cards laid
-since that the fact rules out), of which ``m`` are cards the fact rules out, is as likely as the
-``C(k - m, k - n)`` ways of choosing which of its other cards it held already, relative to a hand
-without any (``C(k, k - n)``); more than ``n`` is impossible.
+- **Draws and passes are facts.** The rules let a player draw (or pass, the stack empty) only
+  when holding no card that could be laid, so the hand *before* each draw held none of the cards
+  that fitted then. A rival's hand at any earlier moment is its hand now, plus the cards it has
+  laid since, less the cards it has drawn since; which of its cards came from which draw is
+  not known, so it is chosen at random (each draw brought one of the cards held just after it).
+- **Plays are evidence, weighed by an opponent model.** A rival who lays a card chooses among
+  the cards it could lay. The model: with probability ``alpha`` it plays like the greedy bot
+  (takes a trick when it can, does not leave one to the next player, sheds the hard words), and
+  otherwise any playable card alike. ``alpha`` is not assumed: each rival's evidence is
+  averaged over ``ALPHAS`` (a uniform prior), so a rival who plays unlike greedy is soon read as
+  one whose choices say little. Against greedy the evidence is strong; against a person it is
+  what their play supports.
+
+A deal (``InferredDeals``) starts from a pool of the engine's own determinizations
+(``engine.sample_state``, consistent with the view), weighs each by the evidence about every
+rival's hand (``RoundLog.weight``), and draws from the pool in proportion to the weights
+(importance resampling), with the stack reshuffled each time (nothing in the log tells its order
+apart). The pool grows until its effective size is large enough or it reaches ``POOL_MAX``.
 """
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,38 +33,44 @@ from typing import Any
 from games.engines import gulliver_words as words
 
 from .common import History, View
+from .gulliver import GulliverSearch, Obs, play_score, unseen_cards
+from .search import Sampler
 
-# A rival laying a card that leaves the sentence open, when one would have taken it: held to be
-# a fact this often (the rest of the weight allows for a player who did not see the trick).
-TRICK_SEEN = 0.95
-# Rejection tries for one deal before the Metropolis steps take over, and their number.
-TRIES = 24
-SWAPS = 60
+# The opponent model's chance of a greedy choice, averaged over these (uniform prior).
+ALPHAS = (0.0, 0.5, 0.9, 0.99)
+# Deals weighed per decision: first POOL_MIN, then more until the effective pool size
+# (sum w)^2 / sum w^2 reaches POOL_EFFECTIVE, at most POOL_MAX.
+POOL_MIN = 32
+POOL_EFFECTIVE = 8.0
+POOL_MAX = 96
+# Histories of a rival's hand (which card each draw brought) drawn for one weight.
+PATHS = 2
 
 _ADJECTIVE_LEAD = words.NEXT_BY_CARD[words.START][min(words.ADJECTIVES)]
-
-
-@dataclass
-class Fact:
-    """At some moment the seat held none of ``cards``; ``new`` bounds how many cards of its
-    hand now could have come since (draws since, less the ruled-out cards laid since)."""
-
-    cards: frozenset[str]
-    new: int
-    soft: bool  # from a trick left on the table (a likely fact), not from a draw or a pass
 
 
 class Sentence:
     """The round's sentence as the whole table sees it, stepped like the engine's ``_lay``."""
 
     def __init__(self) -> None:
+        self.clear()
+        self.gone: tuple[str, ...] = ()  # cards of the tricks taken this round
+
+    def clear(self) -> None:
         self.cards: tuple[str, ...] = ()
         self.dfa = words.START
         self.pdfa: int | None = None  # its state had an adjective been put in front
         self.starter: int | None = None
+        self.prepended = False
 
-    def clear(self) -> None:
-        self.cards, self.dfa, self.pdfa, self.starter = (), words.START, None, None
+    def moves_for(self, seat: int, hand: Sequence[str]) -> list[dict[str, str]]:
+        """The plays and prepends ``hand`` would allow ``seat`` now (the engine's order)."""
+        table = words.NEXT_BY_CARD[self.dfa] if self.cards else words.LEAD_BY_CARD
+        distinct = dict.fromkeys(hand)
+        moves = [{"type": "play", "card": c} for c in distinct if c in table]
+        if self.pdfa is not None and seat != self.starter:
+            moves += [{"type": "prepend", "card": c} for c in distinct if c in words.ADJECTIVES]
+        return moves
 
     def playable(self, seat: int) -> frozenset[str]:
         table = words.NEXT_BY_CARD[self.dfa] if self.cards else words.LEAD_BY_CARD
@@ -68,20 +79,13 @@ class Sentence:
             cards |= words.ADJECTIVES
         return frozenset(cards)
 
-    def trick_takers(self, seat: int) -> frozenset[str]:
-        if len(self.cards) + 1 < words.TRICK_LENGTH:
-            return frozenset()
-        cards = {c for c, nxt in words.NEXT_BY_CARD[self.dfa].items() if words.ACCEPTING[nxt]}
-        if self.pdfa is not None and seat != self.starter and words.ACCEPTING[self.pdfa]:
-            cards |= words.ADJECTIVES
-        return frozenset(cards)
-
     def lay(self, seat: int, card: str, front: bool) -> bool:
         """Lay ``card``; whether it took the sentence as a trick."""
         if front:
-            if self.pdfa is None:
+            if self.pdfa is None or seat == self.starter:
                 raise ValueError("a prepend the sentence does not allow")
             self.cards, self.dfa, self.pdfa = (card, *self.cards), self.pdfa, None
+            self.prepended = True
         elif self.cards:
             self.dfa = words.NEXT_BY_CARD[self.dfa][card]
             if self.pdfa is not None:
@@ -92,146 +96,269 @@ class Sentence:
             self.pdfa = words.NEXT_BY_CARD[_ADJECTIVE_LEAD].get(card)
             self.starter = seat
         if words.ACCEPTING[self.dfa] and len(self.cards) >= words.TRICK_LENGTH:
+            self.gone = (*self.gone, *self.cards)
             self.clear()
             return True
         return False
 
 
-def witnessed(view: View, history: History) -> dict[int, list[Fact]]:
-    """The facts about each rival's hand that this round's public log shows ``view``'s seat.
+@dataclass(frozen=True)
+class Stuck:
+    """The rival drew (or passed): its hand just before held none of ``cards``."""
 
-    Empty when there are none, or when the log cannot be followed without doubt (a challenge
-    this round takes cards back: those rounds are left to the plain deal)."""
-    start = 0
-    for i, (_, move) in enumerate(history):
-        if move.get("type") == "next_round":
-            start = i + 1
-    me = view["seat"]
-    sentence = Sentence()
-    # Per rival: [cards, draws since, ruled-out cards laid since, soft] for each fact so far.
-    open_facts: dict[int, list[list[Any]]] = {}
-    try:
-        for seat, move in history[start:]:
+    cards: frozenset[str]
+    drew: bool
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The rival laid ``move`` with the table as it stood then (for the opponent model)."""
+
+    move: dict[str, str]
+    sentence: tuple[str, ...]
+    dfa: int
+    pdfa: int | None
+    starter: int | None
+    prepended: bool
+    gone: tuple[str, ...]
+    hand_counts: tuple[int, ...]
+
+
+class RoundLog:
+    """The current round's public log, read for evidence about each rival's hand."""
+
+    def __init__(self, view: View, history: History) -> None:
+        self.seat = view["seat"]
+        self.n = len(view["hand_counts"])
+        # Per rival, its moves this round in order: a Stuck or a Choice (``None``: unreadable).
+        self.events: dict[int, list[Stuck | Choice]] | None = self._read(view, history)
+        self._greedy: dict[tuple, tuple[int, int, int]] = {}
+        self._latest_fact: dict[tuple[int, int], dict[str, int]] = {}
+
+    def _read(self, view: View, history: History) -> dict[int, list[Stuck | Choice]] | None:
+        start = 0
+        for i, (_, move) in enumerate(history):
+            if move.get("type") == "next_round":
+                start = i + 1
+        steps = list(history[start:])
+        # Hand counts along the round, worked back from the view's (each play took a card from
+        # its player's hand and each draw added one).
+        counts = list(view["hand_counts"])
+        before: list[tuple[int, ...]] = [()] * len(steps)
+        for i in range(len(steps) - 1, -1, -1):
+            seat, move = steps[i]
             kind = move.get("type")
-            if kind in ("challenge", "vote") or seat is None:
-                return {}
-            facts = open_facts.setdefault(seat, [])
-            if kind in ("draw", "pass"):
-                facts.append([sentence.playable(seat), 0, 0, False])
-                if kind == "draw":
-                    for fact in facts:
-                        fact[1] += 1
+            if seat is None or kind in ("challenge", "vote"):
+                return None  # a round with a challenge takes cards back: not followed
+            if kind in ("play", "prepend"):
+                counts[seat] += 1
+            elif kind == "draw":
+                counts[seat] -= 1
+            before[i] = tuple(counts)
+        events: dict[int, list[Stuck | Choice]] = {}
+        sentence = Sentence()
+        try:
+            for i, (seat, move) in enumerate(steps):
+                kind = move["type"]
+                mine = seat == self.seat
+                if kind in ("draw", "pass"):
+                    if not mine:
+                        stuck = Stuck(sentence.playable(seat), kind == "draw")
+                        events.setdefault(seat, []).append(stuck)
+                    continue
+                if kind not in ("play", "prepend"):
+                    return None
+                if not mine:
+                    choice = Choice(
+                        {"type": kind, "card": move["card"]},
+                        sentence.cards,
+                        sentence.dfa,
+                        sentence.pdfa,
+                        sentence.starter,
+                        sentence.prepended,
+                        sentence.gone,
+                        before[i],
+                    )
+                    events.setdefault(seat, []).append(choice)
+                sentence.lay(seat, move["card"], kind == "prepend")
+        except (KeyError, ValueError):
+            return None
+        if sentence.cards != tuple(view["sentence"]) or min(counts) < 0:
+            return None
+        return events
+
+    @property
+    def informative(self) -> bool:
+        return bool(self.events)
+
+    def weight(self, seat: int, hand: Sequence[str], rng: random.Random) -> float:
+        """How well ``hand`` (the rival ``seat``'s now) explains its moves this round.
+
+        Walking the rival's moves back from now gives its hand at every moment: a card it laid
+        goes back in, and the card a draw brought comes out. Which card that was is not known,
+        so a few such histories are drawn (``PATHS``) and their weights averaged. A history is
+        impossible when a hand before a draw or a pass held a card that fitted then; a possible
+        one weighs the opponent model's chance of the choices the rival made (averaged over
+        ``ALPHAS``), times the chance of the draws it assumes, relative to the way it was drawn
+        (importance sampling; the hand sizes are public, so every ``hand`` shares the rest)."""
+        events = (self.events or {}).get(seat)
+        if not events:
+            return 1.0
+        total = 0.0
+        for _ in range(PATHS):
+            total += self._history_weight(seat, events, hand, rng)
+        return total / PATHS
+
+    def _history_weight(
+        self, seat: int, events: list[Stuck | Choice], hand: Sequence[str], rng: random.Random
+    ) -> float:
+        held = list(hand)
+        fits: list[tuple[int, int, int]] = []  # (in greedy's choice, its size, options)
+        factor = 1.0
+        for index in range(len(events) - 1, -1, -1):
+            event = events[index]
+            if isinstance(event, Choice):
+                held.append(event.move["card"])
+                fits.append(self._greedy_fit(seat, index, event, held))
                 continue
-            if kind not in ("play", "prepend"):
-                return {}
-            card = move["card"]
-            for fact in facts:
-                if card in fact[0]:
-                    fact[2] += 1
-            takers = sentence.trick_takers(seat)
-            if not sentence.lay(seat, card, kind == "prepend") and takers:
-                facts.append([takers, 0, 0, True])
-    except (KeyError, ValueError):
-        return {}
-    if sentence.cards != tuple(view["sentence"]):
-        return {}
-    out: dict[int, list[Fact]] = {}
-    for seat, facts in open_facts.items():
-        if seat == me:
-            continue
-        kept = [Fact(cards, drawn - laid, soft) for cards, drawn, laid, soft in facts]
-        kept = [f for f in kept if f.new < view["hand_counts"][seat]]
-        if kept:
-            out[seat] = kept
-    return out
+            fitting = [i for i, card in enumerate(held) if card in event.cards]
+            if not event.drew:
+                if fitting:
+                    return 0.0
+                continue
+            if len(fitting) > 1 or not held:
+                return 0.0
+            if fitting:  # the card that fitted then must be the one this draw brought
+                factor /= len(held)
+                held.pop(fitting[0])
+                continue
+            # Otherwise any card may have come now. A card that fitted at an earlier draw or
+            # pass must have come after it: of those, the one whose fact is latest is taken
+            # first (latest deadline first, which finds a history whenever there is one).
+            latest = self._latest_fact.get((seat, index))
+            if latest is None:
+                latest = {}
+                for t, e in enumerate(events[:index]):
+                    if isinstance(e, Stuck):
+                        for card in e.cards:
+                            latest[card] = t
+                self._latest_fact[(seat, index)] = latest
+            suspects = [i for i, card in enumerate(held) if card in latest]
+            if suspects:
+                factor *= len(suspects) / len(held)
+                held.pop(max(suspects, key=lambda i: latest[held[i]]))
+            else:
+                held.pop(rng.randrange(len(held)))
+        if not fits:
+            return factor
+        likelihood = 0.0
+        for alpha in ALPHAS:
+            p = 1.0
+            for hit, ties, options in fits:
+                p *= alpha * (hit / ties) + (1.0 - alpha) / options
+            likelihood += p
+        return factor * likelihood / len(ALPHAS)
 
-
-def hand_weight(hand: Sequence[str], facts: Sequence[Fact]) -> float:
-    """How likely ``hand`` is under ``facts``, relative to a hand that breaks none (at most 1)."""
-    k = len(hand)
-    weight = 1.0
-    for fact in facts:
-        m = sum(1 for card in hand if card in fact.cards)
-        if m == 0:
-            continue
-        new = max(0, min(k, fact.new))
-        w = 0.0 if m > new else math.comb(k - m, k - new) / math.comb(k, k - new)
-        if fact.soft:
-            w = 1.0 - TRICK_SEEN + TRICK_SEEN * w
-        weight *= w
-        if weight == 0.0:
-            break
-    return weight
+    def _greedy_fit(
+        self, seat: int, index: int, choice: Choice, held: Sequence[str]
+    ) -> tuple[int, int, int]:
+        """(1 if the move laid is among greedy's best, how many tie for best, how many moves
+        there were), for ``held`` the rival's hand just before it laid it; cached per hand."""
+        key = (seat, index, tuple(sorted(held)))
+        cached = self._greedy.get(key)
+        if cached is not None:
+            return cached
+        board = Sentence()
+        board.cards, board.dfa, board.pdfa = choice.sentence, choice.dfa, choice.pdfa
+        board.starter, board.prepended = choice.starter, choice.prepended
+        moves = board.moves_for(seat, held)
+        obs = Obs(
+            seat,
+            held,
+            choice.hand_counts,
+            choice.sentence,
+            choice.prepended,
+            choice.starter,
+            choice.gone,
+            [[] for _ in range(self.n)],
+        )
+        unseen = unseen_cards(obs)
+        scores = [play_score(obs, m, unseen) for m in moves]
+        top = max(scores) if scores else 0.0
+        best = [m for m, s in zip(moves, scores, strict=True) if s >= top - 1e-9]
+        result = (int(choice.move in best), max(1, len(best)), max(1, len(moves)))
+        self._greedy[key] = result
+        return result
 
 
 class InferredDeals:
-    """A sampler (``search.Sampler``) of deals weighted by what ``facts`` reveal."""
+    """A sampler (``search.Sampler``) of deals in proportion to what the round's log reveals."""
 
-    def __init__(self, engine: Any, view: View, facts: dict[int, list[Fact]]) -> None:
+    def __init__(self, engine: Any, view: View, log: RoundLog) -> None:
         self.engine = engine
         self.view = view
-        self.facts = facts
-        # The first cards of a hand are those known to be there (taken back after a challenge).
-        self.fixed = {seat: len(view["revealed"][seat]) for seat in facts}
+        self.log = log
+        self.rivals = list(log.events or {})
+        self.pool: list[Any] = []
+        self.weights: list[float] = []
+        self.cumulative: list[float] = []
 
-    def weights(self, hands: Sequence[Sequence[str]]) -> dict[int, float]:
-        return {seat: hand_weight(hands[seat], f) for seat, f in self.facts.items()}
+    def _grow(self, rng: random.Random) -> None:
+        while len(self.pool) < POOL_MAX:
+            state = self.engine.sample_state(self.view, rng)
+            w = 1.0
+            for seat in self.rivals:
+                w *= self.log.weight(seat, state.hands[seat], rng)
+                if w == 0.0:
+                    break
+            self.pool.append(state)
+            self.weights.append(w)
+            if len(self.pool) >= POOL_MIN:
+                total = sum(self.weights)
+                square = sum(x * x for x in self.weights)
+                if total > 0.0 and total * total / square >= POOL_EFFECTIVE:
+                    break
+        if sum(self.weights) == 0.0:  # nothing explains the log (a misread): weigh alike
+            self.weights = [1.0] * len(self.pool)
+        running = 0.0
+        self.cumulative = []
+        for w in self.weights:
+            running += w
+            self.cumulative.append(running)
 
     def __call__(self, rng: random.Random) -> Any:
-        best, best_weight = None, -1.0
-        for _ in range(TRIES):
-            state = self.engine.sample_state(self.view, rng)
-            weight = math.prod(self.weights(state.hands).values())
-            if weight >= 1.0 or rng.random() < weight:
-                return state
-            if weight > best_weight:
-                best, best_weight = state, weight
-        return self._swap(best, rng)
-
-    def _swap(self, state: Any, rng: random.Random) -> Any:
-        """Metropolis steps over card swaps between a rival's hand and any other unseen place
-        (another rival's hand or the stack): the deals' own distribution, weighted."""
-        hands = [list(h) for h in state.hands]
-        stack = list(state.stack)
-        rivals = list(self.facts)
-        weights = self.weights(hands)
-        places = [(seat, i) for seat in rivals for i in range(self.fixed[seat], len(hands[seat]))]
-        others = [s for s in range(len(hands)) if s != self.view["seat"] and s not in self.facts]
-        places += [(seat, i) for seat in others for i in range(len(hands[seat]))]
-        places += [(None, i) for i in range(state.sp, len(stack))]
-        if len(places) < 2:
-            return state
-        for _ in range(SWAPS):
-            seat, i = places[rng.randrange(len(places))]
-            if seat not in self.facts:
-                continue
-            other, j = places[rng.randrange(len(places))]
-            if other == seat:
-                continue
-            held = hands[other] if other is not None else stack
-            a, b = hands[seat][i], held[j]
-            if a == b:
-                continue
-            hands[seat][i], held[j] = b, a
-            proposal = dict(weights)
-            for s in {seat, other} & set(self.facts):
-                proposal[s] = hand_weight(hands[s], self.facts[s])
-            old, new = math.prod(weights.values()), math.prod(proposal.values())
-            if new >= old or (old > 0.0 and rng.random() < new / old):
-                weights = proposal
+        if not self.pool:
+            self._grow(rng)
+        pick = rng.random() * self.cumulative[-1]
+        lo, hi = 0, len(self.cumulative) - 1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.cumulative[mid] < pick:
+                lo = mid + 1
             else:
-                hands[seat][i], held[j] = a, b
-        dealt = type(state).__new__(type(state))
-        for name in type(state).__slots__:
-            setattr(dealt, name, getattr(state, name))
-        dealt.hands = tuple(tuple(h) for h in hands)
-        dealt.stack = tuple(stack)
-        dealt.legal = None
+                hi = mid
+        chosen = self.pool[lo]
+        dealt = type(chosen).__new__(type(chosen))
+        for name in type(chosen).__slots__:
+            setattr(dealt, name, getattr(chosen, name))
+        rest = list(chosen.stack[chosen.sp :])
+        rng.shuffle(rest)
+        dealt.stack = (*chosen.stack[: chosen.sp], *rest)
+        dealt.seed = rng.getrandbits(64)
+        dealt.events = []
         return dealt
 
 
 def inferred_sampler(engine: Any, view: View, history: History) -> InferredDeals | None:
-    """Deals for ``view`` that respect what the round's log revealed; ``None`` if it revealed
-    nothing (then the plain ``engine.sample_state`` is exact)."""
-    facts = witnessed(view, history)
-    return InferredDeals(engine, view, facts) if facts else None
+    """Deals for ``view`` weighed by what the round's log revealed; ``None`` when it revealed
+    nothing about any rival (then the plain ``engine.sample_state`` is exact)."""
+    log = RoundLog(view, history)
+    return InferredDeals(engine, view, log) if log.informative else None
+
+
+class GulliverStrong(GulliverSearch):
+    """The strong bot's knowledge of Gulliver's Travels: the baseline's search and evaluation,
+    with deals weighed by what the round's log revealed (docs/bots.md)."""
+
+    def sampler(self, engine: Any, view: View, history: History) -> Sampler | None:
+        return inferred_sampler(engine, view, history)
