@@ -9,7 +9,8 @@ Each of ``--players`` sits at a table of ``--seats`` against ``--against`` in ev
 over the same deals and seat rotations (``games.lab.tournament``'s duplicate blocks, from the
 same ``--seed``), so the rows differ only by the player. ``--duel A,B`` adds A against B head
 to head (at two seats: A in one seat, B in the other, rotating). Every game of every pairing
-goes into one pool of ``--processes`` workers, so the rows share the machine's conditions, and
+goes into one pool of ``--processes`` workers, interleaved deal by deal, so the rows share the
+machine's conditions throughout, and
 a time budget (``--budget-ms``) is the same wall-clock allowance for every searching player.
 
 Per row: wins, win rate and its 95% Wilson interval, the fair share, the one-sided exact
@@ -77,10 +78,18 @@ def run(
     processes: int,
 ) -> list[Row]:
     """Play every pairing's games (``plan``: pairing and its number of games) in one pool."""
+    per_row = [
+        jobs_for(game, list(pairing.seats), games, seed, budget, options) for pairing, games in plan
+    ]
+    # Interleaved, block by block (one deal in every rotation), so every row plays under the
+    # same load on the machine throughout the run.
     tagged: list[tuple[int, Job]] = []
-    for index, (pairing, games) in enumerate(plan):
-        for job in jobs_for(game, list(pairing.seats), games, seed, budget, options):
-            tagged.append((index, job))
+    cursor = [0] * len(plan)
+    while any(c < len(jobs) for c, jobs in zip(cursor, per_row, strict=True)):
+        for index, jobs in enumerate(per_row):
+            block = len(plan[index][0].seats)
+            tagged += [(index, job) for job in jobs[cursor[index] : cursor[index] + block]]
+            cursor[index] += block
     results: list[list[GameResult]] = [[] for _ in plan]
     started = time.perf_counter()
     jobs = [job for _, job in tagged]
