@@ -33,39 +33,46 @@ from games.bots import DEFAULT_BUDGET, Budget, choose_move, decide  # noqa: E402
 from games.bots.common import playable_moves  # noqa: E402
 from games.engines import get_engine  # noqa: E402
 
+Position = tuple[dict[str, Any], list[tuple[int | None, dict[str, Any]]]]
 
-def contested_views(game: str, players: int, count: int, seed: int) -> list[dict[str, Any]]:
-    """``count`` views where the awaited seat has a real choice, spread over whole games."""
+
+def contested_views(game: str, players: int, count: int, seed: int) -> list[Position]:
+    """``count`` views where the awaited seat has a real choice, spread over whole games, each
+    with the public move log before it (what the worker hands the strong bot)."""
     engine = get_engine(game)
-    views: list[dict[str, Any]] = []
+    views: list[Position] = []
     game_seed = seed
     while len(views) < count:
         options = {"target": 100} if game == "gulliver" else {}
         state = engine.new_game(players, game_seed, options)
+        history: list[tuple[int | None, dict[str, Any]]] = []
         ply = 0
         while not engine.is_over(state) and len(views) < count:
             if game == "gulliver" and engine.round_over(state):
                 state = engine.next_round(state)
+                history.append((None, {"type": "next_round"}))
                 continue
             seat = engine.awaiting(state)[0]
             view = engine.view(state, seat)
             # Every third contested position, so one game does not supply them all.
             if len(playable_moves(view["legal_moves"])) > 1 and ply % 3 == 0:
-                views.append(view)
-            state = engine.apply(state, seat, choose_move(game, "greedy", view, seed=ply))
+                views.append((view, list(history)))
+            move = choose_move(game, "greedy", view, seed=ply)
+            state = engine.apply(state, seat, move)
+            history.append((seat, move))
             ply += 1
         game_seed += 1
     return views
 
 
 def time_level(
-    game: str, level: str, views: list[dict], budget: Budget | None
+    game: str, level: str, views: list[Position], budget: Budget | None
 ) -> tuple[list[float], list[int]]:
     """Milliseconds per decision, and for the strong bot the deals it searched in that time."""
     times, deals = [], []
-    for i, view in enumerate(views):
+    for i, (view, history) in enumerate(views):
         started = time.perf_counter()
-        _, report = decide(game, level, view, seed=i, budget=budget)
+        _, report = decide(game, level, view, seed=i, budget=budget, history=history)
         times.append(1000.0 * (time.perf_counter() - started))
         if report is not None:
             deals.append(report.deals)
