@@ -3,12 +3,15 @@
     .venv/bin/python bench/analysis.py                 # PARLOUR_ANALYSIS_BUDGET_MS (300 ms)
     .venv/bin/python bench/analysis.py --budget-ms 100 # another budget per decision
     .venv/bin/python bench/analysis.py --quick         # Gulliver to 60 points: a smoke run
+    .venv/bin/python bench/analysis.py --slice-s 5     # another slice (PARLOUR_ANALYSIS_SLICE_S)
 
 For each game at 2 and 4 seats, one seeded match is played to its end through the services,
 every seat a person making the greedy bot's move from their own view (``tests.analysis_matches``),
 and the analysis service (``games.services.analysis.analysis_run``, what the Celery task calls)
-is timed over the whole match: every person's decision judged by the strong bot, each written
-as a row. The database is a throwaway SQLite file, migrated at the start; one process, so the
+is run in slices as the task runs it, one run after another until the analysis is done: every
+person's decision judged by the strong bot, each written as a row. It reports the runs, the
+whole time and the longest run (how long a worker is held at most before a queued bot move gets
+its turn). The database is a throwaway SQLite file, migrated at the start; one process, so the
 figures are one worker's (docs/analysis.md).
 """
 
@@ -33,6 +36,7 @@ def main() -> int:
     parser.add_argument("--budget-ms", type=float, default=None, help="strong bot ms a decision")
     parser.add_argument("--seed", type=int, default=11, help="the matches' seed")
     parser.add_argument("--quick", action="store_true", help="Gulliver to 60 points only")
+    parser.add_argument("--slice-s", type=float, default=None, help="seconds a task run judges")
     args = parser.parse_args()
 
     data = tempfile.mkdtemp(prefix="parlour-bench-analysis-")
@@ -43,6 +47,8 @@ def main() -> int:
     os.environ.setdefault("LOG_LEVEL", "WARNING")
     if args.budget_ms is not None:
         os.environ["PARLOUR_ANALYSIS_BUDGET_MS"] = str(args.budget_ms)
+    if args.slice_s is not None:
+        os.environ["PARLOUR_ANALYSIS_SLICE_S"] = str(args.slice_s)
     os.environ.pop("PARLOUR_ANALYSIS_ITERATIONS", None)  # time only, as in production
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -54,7 +60,7 @@ def main() -> int:
     from django.core.management import call_command
 
     from bench.machine import load_line, machine_line
-    from games.models import AnalysedDecision, MatchAnalysis
+    from games.models import AnalysedDecision, AnalysisStatus, MatchAnalysis
     from games.services import match_create, match_join
     from games.services.analysis import analysis_run
     from tests.analysis_matches import play_greedy
@@ -64,13 +70,14 @@ def main() -> int:
     print(f"# {machine_line()}; {load_line()} at the start")
     print(
         f"# strong bot budget {settings.PARLOUR_ANALYSIS_BUDGET_MS:.0f} ms a decision, seed "
-        f"{args.seed}, greedy play at every seat, one process"
+        f"{args.seed}, greedy play at every seat, one process, slices of "
+        f"{settings.PARLOUR_ANALYSIS_SLICE_S:g} s"
     )
     print(
         "| game | seats | moves | people's decisions | judged | forced | analysis (s) "
-        "| ms a judged decision |"
+        "| ms a judged decision | runs | longest run (s) |"
     )
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for game, seats in CASES:
         options = {"target": 60} if game == "gulliver" and args.quick else None
         match = match_create(
@@ -87,16 +94,21 @@ def main() -> int:
         MatchAnalysis.objects.create(
             match=match, requested_by=users[0], budget_ms=settings.PARLOUR_ANALYSIS_BUDGET_MS
         )
-        started = time.perf_counter()
-        analysis = analysis_run(match_id=match.pk)
-        took = time.perf_counter() - started
+        runs, longest, took = 0, 0.0, 0.0
+        while True:  # what the task and its continuations do, one run after another
+            started = time.perf_counter()
+            analysis = analysis_run(match_id=match.pk, slice_s=settings.PARLOUR_ANALYSIS_SLICE_S)
+            run = time.perf_counter() - started
+            runs, longest, took = runs + 1, max(longest, run), took + run
+            if analysis is None or analysis.status != AnalysisStatus.RUNNING:
+                break
         rows = AnalysedDecision.objects.filter(analysis=analysis)
         judged = rows.filter(judged=True).count()
         forced = rows.filter(judged=False).count()
         per = 1000 * took / judged if judged else 0.0
         print(
             f"| {game} | {seats} | {match.ply} | {analysis.decisions_total} | {judged} | {forced} "
-            f"| {took:.1f} | {per:.0f} |",
+            f"| {took:.1f} | {per:.0f} | {runs} | {longest:.1f} |",
             flush=True,
         )
     return 0

@@ -354,6 +354,10 @@ PARLOUR_ANALYSIS_ITERATIONS = (
     if os.environ.get("PARLOUR_ANALYSIS_ITERATIONS")
     else None
 )
+# How long one run of the analysis task judges decisions before it sends its own continuation
+# and returns (seconds), so the bot moves queued meanwhile run between slices; 0: one decision
+# a run.
+PARLOUR_ANALYSIS_SLICE_S = float(os.environ.get("PARLOUR_ANALYSIS_SLICE_S", "2.0"))
 # How many new analyses one person may ask for (django-ratelimit, the "throttle" cache); asking
 # for one that exists already costs nothing.
 PARLOUR_ANALYSIS_RATE = os.environ.get("PARLOUR_ANALYSIS_RATE", "10/h")

@@ -19,7 +19,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from config.publish import publish
-from games.models import Match
+from games.models import AnalysisStatus, Match
 from games.services import (
     StaleVersion,
     bot_move_play,
@@ -128,17 +128,29 @@ def ratings_update(match_id: int | None = None, version: int | None = None) -> i
 
 @shared_task(name="games.match_analyse", **MOVE_TASK)
 def match_analyse(match_id: int, version: int | None = None) -> None:
-    """Run the post-game analysis of the match (docs/analysis.md), resuming a partial one.
+    """Run a slice of the post-game analysis of the match (docs/analysis.md), then send the rest.
 
+    Each run judges decisions for about ``PARLOUR_ANALYSIS_SLICE_S`` seconds and, if some are
+    left, sends this task again through ``enqueue`` and returns: the continuation queues behind
+    the bot moves and deals sent meanwhile, so they run between slices. If the broker refuses
+    the continuation, the run carries on with the next slice itself rather than drop it.
     Enqueued on the commit that asked for it (``version`` rides along for the logs only).
     Idempotent: each decision is written once under a unique constraint and the analysis row's
-    lock, a rerun after a killed worker judges only what is left, and a done analysis is left
-    as it is.
+    lock, so two continuations at once or a rerun after a killed worker judge only what is
+    left, and a done analysis is left as it is. A lost continuation leaves the analysis still,
+    and asking again after ``STALLED_AFTER`` sends it once more.
     """
-    analysis = analysis_run(match_id=match_id)
-    if analysis is None:
-        logger.info("match_analyse(%s): no analysis was asked for", match_id)
-        return
+    slice_s = float(settings.PARLOUR_ANALYSIS_SLICE_S)
+    while True:
+        analysis = analysis_run(match_id=match_id, slice_s=slice_s)
+        if analysis is None:
+            logger.info("match_analyse(%s): no analysis was asked for", match_id)
+            return
+        if analysis.status != AnalysisStatus.RUNNING:
+            break
+        if enqueue(match_analyse, match_id, version):
+            break
+        logger.warning("match_analyse(%s): continuation not sent, going on here", match_id)
     logger.info(
         "match_analyse(%s, %s): %s, %s of %s decision(s)",
         match_id,
@@ -154,8 +166,9 @@ def match_analyse(match_id: int, version: int | None = None) -> None:
 _eager = threading.local()
 
 
-def enqueue(task: Task, match_id: int, version: int, countdown: float = 0.0) -> None:
-    """Send ``task(match_id, version)`` to the broker, after ``countdown`` seconds.
+def enqueue(task: Task, match_id: int, version: int | None, countdown: float = 0.0) -> bool:
+    """Send ``task(match_id, version)`` to the broker, after ``countdown`` seconds; ``False``
+    if the broker is down and it was not sent.
 
     A broker that is down costs the caller at most ``PARLOUR_BROKER_TIMEOUT`` once, then
     nothing for ``PARLOUR_BROKER_BACKOFF`` seconds (config/publish.py).
@@ -170,12 +183,11 @@ def enqueue(task: Task, match_id: int, version: int, countdown: float = 0.0) -> 
         # Sent once, bounded in time, skipped during a known outage (config/publish.py): the
         # move is committed already, and the sweeper re-enqueues the match once the broker is
         # back.
-        publish(task, args, countdown)
-        return
+        return publish(task, args, countdown)
     pending: deque | None = getattr(_eager, "pending", None)
     if pending is not None:
         pending.append((task, args))
-        return
+        return True
     _eager.pending = pending = deque([(task, args)])
     try:
         while pending:
@@ -183,3 +195,4 @@ def enqueue(task: Task, match_id: int, version: int, countdown: float = 0.0) -> 
             queued.apply(queued_args, throw=True)
     finally:
         _eager.pending = None
+    return True

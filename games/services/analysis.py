@@ -6,15 +6,19 @@ with the replay fold, and at every decision a person made (their moves, less tho
 deadline made for them) asks the strong bot to judge the move from that person's view at that
 moment and the public log before it, as a bot would decide (``games.bots.assess``).
 
+A run judges for at most ``PARLOUR_ANALYSIS_SLICE_S`` seconds (the task's slice), then the task
+sends its own continuation and returns, so a worker is never held for a whole analysis.
+
 Written once whatever happens to the task: each decision is one ``AnalysedDecision`` row, unique
 on (analysis, ply), written under the analysis row's lock; a run skips the decisions that have a
 row already, so a duplicate runs alongside without writing twice, a run after a killed worker
-resumes where it stopped, and a task for a finished analysis does nothing.
+resumes where it stopped (so does each slice), and a task for a finished analysis does nothing.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
@@ -117,13 +121,18 @@ def _run_enqueue(match: Match) -> None:
     transaction.on_commit(lambda: tasks.enqueue(tasks.match_analyse, pk, version))
 
 
-def analysis_run(*, match_id: int) -> MatchAnalysis | None:
-    """Judge every person's decision of the match not judged yet, then mark the analysis done.
+def analysis_run(*, match_id: int, slice_s: float | None = None) -> MatchAnalysis | None:
+    """Judge the person's decisions of the match not judged yet, for about ``slice_s`` seconds
+    (``None``: until none is left), and mark the analysis done once each has its row.
 
-    ``None`` when the match has no analysis (it is gone, or none was asked for). A done
-    analysis is returned untouched. Raises what the engine or the bot raise, after marking the
-    analysis failed.
+    A slice stops after the decision that took it to ``slice_s`` (every run writes at least one
+    decision: ``0`` means one a run), so the analysis comes back ``running`` while decisions are
+    left for another run (the task sends one, ``games.tasks.match_analyse``), and ``done`` when
+    none is. ``None`` when the match has no analysis (it is gone, or none was asked for). A
+    done analysis is returned untouched. Raises what the engine or the bot raise, after marking
+    the analysis failed.
     """
+    started = time.monotonic()
     with transaction.atomic():
         analysis = (
             MatchAnalysis.objects.select_for_update()
@@ -139,8 +148,9 @@ def analysis_run(*, match_id: int) -> MatchAnalysis | None:
         analysis.started_at = analysis.started_at or timezone.now()
         analysis.decisions_total = len(plan)
         analysis.save(update_fields=["status", "started_at", "decisions_total", "updated_at"])
+    deadline = None if slice_s is None else started + max(0.0, slice_s)
     try:
-        _judge_all(analysis, match, plan)
+        _judge_slice(analysis, match, plan - _judged_plies(analysis), deadline)
     except Exception as exc:
         MatchAnalysis.objects.filter(pk=analysis.pk).exclude(status=AnalysisStatus.DONE).update(
             status=AnalysisStatus.FAILED,
@@ -150,14 +160,17 @@ def analysis_run(*, match_id: int) -> MatchAnalysis | None:
         raise
     with transaction.atomic():
         analysis = MatchAnalysis.objects.select_for_update().get(pk=analysis.pk)
-        if analysis.status != AnalysisStatus.DONE:
-            analysis.decisions_done = analysis.decisions.count()
+        if analysis.status == AnalysisStatus.DONE:
+            return analysis
+        written = _judged_plies(analysis)
+        analysis.decisions_done = len(written)
+        fields = ["decisions_done", "updated_at"]
+        if not plan - written:
             analysis.status = AnalysisStatus.DONE
             analysis.finished_at = timezone.now()
             analysis.error = ""
-            analysis.save(
-                update_fields=["decisions_done", "status", "finished_at", "error", "updated_at"]
-            )
+            fields += ["status", "finished_at", "error"]
+        analysis.save(update_fields=fields)
     return analysis
 
 
@@ -172,19 +185,32 @@ def _decisions_of(match: Match) -> set[int]:
     return set(rows.values_list("ply", flat=True))
 
 
-def _judge_all(analysis: MatchAnalysis, match: Match, plan: set[int]) -> None:
-    """One walk of the log from the deal; each decision still to judge is judged from its
-    seat's view of the state before it, and written at once."""
+def _judged_plies(analysis: MatchAnalysis) -> set[int]:
+    return set(analysis.decisions.values_list("ply", flat=True))
+
+
+def _judge_slice(
+    analysis: MatchAnalysis, match: Match, left: set[int], deadline: float | None
+) -> None:
+    """Walk the log from the deal (O(n) engine steps, milliseconds even for a long Gulliver
+    match) and judge the decisions in ``left`` in order, each from its seat's view of the state
+    before it, each written at once, until ``deadline`` (``time.monotonic()``) has passed after
+    one of them, or none is left. A decision another run has written meanwhile is skipped."""
+    if not left:
+        return
     engine = get_engine(match.game)
     names = seat_names(match, list(Seat.objects.filter(match_id=match.pk).select_related("user")))
     budget = analysis_budget()
+    last = max(left)
     rows = (
-        Move.objects.filter(match_id=match.pk).order_by("ply").values_list("ply", "seat", "payload")
+        Move.objects.filter(match_id=match.pk, ply__lte=last)
+        .order_by("ply")
+        .values_list("ply", "seat", "payload")
     )
     state = engine.new_game(match.num_players, match.seed, match.options)
     history: list[tuple[int | None, dict]] = []
     for ply, seat, payload in rows.iterator():
-        if ply in plan and not _judged(analysis, ply):
+        if ply in left and not _judged(analysis, ply):
             view = engine.view(state, seat)
             assessment = bots.assess(
                 match.game,
@@ -195,6 +221,8 @@ def _judge_all(analysis: MatchAnalysis, match: Match, plan: set[int]) -> None:
                 history=list(history),
             )
             _decision_store(analysis, ply, seat, view, payload, assessment, names)
+            if deadline is not None and time.monotonic() >= deadline:
+                return
         state = replay.step(engine, state, seat, payload)
         history.append((seat, payload))
 

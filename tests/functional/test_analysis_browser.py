@@ -48,6 +48,8 @@ def test_a_player_asks_for_an_analysis_and_sees_it_arrive(
     live_server, make_context, viewport, tmp_path, settings, unconsumed_broker
 ):
     settings.PARLOUR_ANALYSIS_ITERATIONS = 6
+    # One run does it all: a continuation would go to the broker nobody reads here.
+    settings.PARLOUR_ANALYSIS_SLICE_S = 600
     jo, fanny = factories.user_make("jo"), factories.user_make("fanny")
     match = play_greedy(factories.match_make(game="faraway", players=[jo, fanny], seed=11))
     page = make_context(viewport=viewport).new_page()

@@ -10,9 +10,12 @@ iterations per decision (``PARLOUR_ANALYSIS_ITERATIONS``), so every run replays 
 from __future__ import annotations
 
 import re
+import traceback
+from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
+from celery.signals import task_prerun
 from django.utils import timezone
 
 from games import tasks
@@ -22,6 +25,7 @@ from games.services import match_create, match_deadline_enforce, move_submit
 from games.services.analysis import analysis_request, analysis_run
 from tests import factories
 from tests.analysis_matches import greedy_move, play_greedy
+from tests.integration.test_broker_outage import app_on_broker, closed_port
 
 pytestmark = pytest.mark.django_db
 
@@ -55,6 +59,23 @@ def _person_plies(match: Match) -> list[int]:
     people = Seat.objects.filter(match=match, bot_level__isnull=True).values("index")
     moves = Move.objects.filter(match=match, seat__in=people, auto="").order_by("ply")
     return list(moves.values_list("ply", flat=True))
+
+
+@pytest.fixture
+def analysis_runs() -> Iterator[list[tuple[int, int]]]:
+    """Each ``games.match_analyse`` run as it starts: (stack depth, decisions done so far)."""
+    runs: list[tuple[int, int]] = []
+
+    def started(sender=None, args=None, **_: object) -> None:
+        if sender.name != "games.match_analyse":
+            return
+        analysis = MatchAnalysis.objects.filter(match_id=args[0]).first()
+        depth = sum(1 for _ in traceback.walk_stack(None))
+        runs.append((depth, analysis.decisions_done if analysis else -1))
+
+    task_prerun.connect(started, weak=False)
+    yield runs
+    task_prerun.disconnect(started)
 
 
 def test_a_player_asks_and_the_replay_shows_marks_chart_and_summary(
@@ -248,6 +269,79 @@ def test_a_run_stopped_part_way_resumes_where_it_stopped(finished, bea, ann):
     assert list(analysis.decisions.filter(ply__lt=cut).values_list("pk", "ply")) == kept
 
 
+def test_a_tiny_slice_analyses_in_many_runs_one_after_another(
+    finished, ann_client, analysis_runs, django_capture_on_commit_callbacks, settings
+):
+    """With a slice of 0 each run judges one decision, then sends its continuation: eagerly,
+    the continuation waits for the run to return (the same stack depth every run, no recursion),
+    progress climbs by one a run, each decision is written once, and the whole equals a run in
+    one go."""
+    settings.PARLOUR_ANALYSIS_SLICE_S = 0
+    with django_capture_on_commit_callbacks(execute=True) as sent:
+        assert ann_client.post(_url(finished)).status_code == 302
+    assert len(sent) == 1
+    analysis = MatchAnalysis.objects.get(match=finished)
+    plies = _person_plies(finished)
+    assert analysis.status == AnalysisStatus.DONE
+    assert analysis.decisions_done == analysis.decisions_total == len(plies) > 1
+    assert [r[0] for r in _rows(analysis)] == plies
+    assert [done for _, done in analysis_runs] == list(range(len(plies)))
+    assert len({depth for depth, _ in analysis_runs}) == 1
+    sliced = _rows(analysis)
+    analysis.decisions.all().delete()
+    MatchAnalysis.objects.filter(pk=analysis.pk).update(status=AnalysisStatus.RUNNING)
+    assert _rows(analysis_run(match_id=finished.pk)) == sliced
+
+
+def test_a_slice_stops_after_the_decision_that_spends_it(finished, ann):
+    analysis_request(match=finished, seats=list(finished.seats.all()), user=ann)
+    total = len(_person_plies(finished))
+    for done in (1, 2):
+        analysis = analysis_run(match_id=finished.pk, slice_s=0)
+        assert analysis.status == AnalysisStatus.RUNNING and analysis.finished_at is None
+        assert (analysis.decisions_done, analysis.decisions_total) == (done, total)
+    analysis = analysis_run(match_id=finished.pk, slice_s=None)
+    assert analysis.status == AnalysisStatus.DONE and analysis.decisions_done == total
+
+
+def test_a_lost_continuation_is_sent_again_when_asked(
+    finished, ann, ann_client, django_capture_on_commit_callbacks
+):
+    """Slices ran, then the continuation was lost (the broker was down when it was sent, say):
+    the analysis sits still part way, and asking after ``STALLED_AFTER`` sends it again."""
+    analysis_request(match=finished, seats=list(finished.seats.all()), user=ann)
+    for _ in range(3):
+        analysis_run(match_id=finished.pk, slice_s=0)
+    analysis = MatchAnalysis.objects.get()
+    assert analysis.status == AnalysisStatus.RUNNING and analysis.decisions_done == 3
+    with django_capture_on_commit_callbacks(execute=True) as sent:
+        ann_client.post(_url(finished))
+    assert sent == []  # it moved a moment ago: not lost yet
+    MatchAnalysis.objects.update(updated_at=timezone.now() - timedelta(minutes=5))
+    assert "Start it again" in ann_client.get(f"/matches/{finished.pk}/replay/").content.decode()
+    with django_capture_on_commit_callbacks(execute=True) as sent:
+        assert ann_client.post(_url(finished)).status_code == 302
+    assert len(sent) == 1
+    analysis.refresh_from_db()
+    assert analysis.status == AnalysisStatus.DONE
+    assert [r[0] for r in _rows(analysis)] == _person_plies(finished)
+
+
+def test_a_continuation_the_broker_refuses_is_carried_on_in_the_same_run(
+    finished, ann, settings, caplog
+):
+    """The broker goes down mid-analysis (a closed port: refused): the continuation cannot be
+    sent, so the run goes on with the next slice itself instead of leaving the analysis still."""
+    settings.PARLOUR_ANALYSIS_SLICE_S = 0
+    analysis_request(match=finished, seats=list(finished.seats.all()), user=ann)
+    with closed_port() as url, app_on_broker(url):
+        tasks.match_analyse.apply((finished.pk, finished.version), throw=True)
+    analysis = MatchAnalysis.objects.get()
+    assert analysis.status == AnalysisStatus.DONE
+    assert [r[0] for r in _rows(analysis)] == _person_plies(finished)
+    assert "continuation not sent, going on here" in caplog.text
+
+
 def test_a_failed_analysis_can_be_asked_for_again(
     finished, ann, ann_client, django_capture_on_commit_callbacks
 ):
@@ -283,6 +377,25 @@ def test_two_runs_at_once_write_one_set_of_rows(ann, bea):
     match = play_greedy(factories.match_make(game="faraway", players=[ann, bea], seed=11))
     analysis_request(match=match, seats=list(match.seats.all()), user=ann)
     factories.at_once([lambda: analysis_run(match_id=match.pk)] * 2)
+    analysis = MatchAnalysis.objects.get()
+    plies = [r[0] for r in _rows(analysis)]
+    assert plies == _person_plies(match)
+    assert analysis.status == AnalysisStatus.DONE
+    assert analysis.decisions_done == analysis.decisions_total == len(plies)
+
+
+@pytest.mark.services("postgres")
+@pytest.mark.django_db(transaction=True)
+def test_two_chains_of_continuations_at_once_write_one_set_of_rows(ann, bea, settings):
+    """Two deliveries of the task, each a chain of one-decision slices, side by side."""
+    settings.PARLOUR_ANALYSIS_SLICE_S = 0
+    match = play_greedy(factories.match_make(game="faraway", players=[ann, bea], seed=11))
+    analysis_request(match=match, seats=list(match.seats.all()), user=ann)
+
+    def delivery() -> None:
+        tasks.match_analyse.apply((match.pk, match.version), throw=True)
+
+    factories.at_once([delivery, delivery])
     analysis = MatchAnalysis.objects.get()
     plies = [r[0] for r in _rows(analysis)]
     assert plies == _person_plies(match)
