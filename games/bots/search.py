@@ -150,12 +150,13 @@ def search(
             break
     best_key = greedy_key
     best_edge = 0.0
+    margin = getattr(knowledge, "margin", MARGIN)
     for i in alive:
         key = keys[i]
         if key == greedy_key:
             continue
         mean, se = _paired(diff[key], diff_sq[key], deals)
-        if mean > MARGIN * se and mean > best_edge:
+        if mean > margin * se and mean > best_edge:
             best_key, best_edge = key, mean
     means = {key: total[key] / tried[key] for key in keys if tried[key]}
     report = SearchReport(
