@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
 import sys
 import time
 from dataclasses import dataclass
@@ -221,8 +222,10 @@ def main(argv: list[str] | None = None) -> int:
         flush=True,
     )
     started = time.perf_counter()
+    print(f"load average at start {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     rows = run(args.game, plan, args.seed, budget, options, args.processes)
     print("\n".join(table(rows, budget_text)))
+    print(f"load average at end {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"wall time {time.perf_counter() - started:.1f} s")
     return 0
 
