@@ -96,7 +96,7 @@ def fit(samples: list[Sample], iterations: int = 12) -> list[float]:
 def _solve(a: list[list[float]], b: list[float]) -> list[float]:
     """Solve a x = b by Gaussian elimination with partial pivoting (a is small)."""
     n = len(b)
-    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+    m = [[*row, b[i]] for i, row in enumerate(a)]
     for col in range(n):
         pivot = max(range(col, n), key=lambda r: abs(m[r][col]))
         m[col], m[pivot] = m[pivot], m[col]
