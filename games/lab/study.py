@@ -173,6 +173,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--games", type=int, default=200, help="games per row")
     parser.add_argument("--duel", action="append", default=[], help="A,B: A against B, two seats")
     parser.add_argument("--duel-games", type=int, help="games per duel (default --games)")
+    parser.add_argument(
+        "--row-games",
+        default="",
+        help="games for some rows instead of --games, e.g. oracle-full=60,oracle-hands=60",
+    )
     parser.add_argument("--iterations", type=int, help="deals per decision for every search")
     parser.add_argument(
         "--budget-ms", type=float, help="milliseconds per decision for every search"
@@ -188,6 +193,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         if len(pair) != 2:
             parser.error(f"--duel {duel!r}: give two players, A,B")
         named += pair
+    args.games_of = {}
+    for item in filter(None, args.row_games.split(",")):
+        name, _, count = item.partition("=")
+        if name not in args.player_list or not count.isdigit() or int(count) < 1:
+            parser.error(f"--row-games {item!r}: give one of --players = a positive count")
+        args.games_of[name] = int(count)
     unknown = [p for p in named if p not in PLAYERS]
     if unknown:
         parser.error(f"unknown player(s) {unknown}; choose from {', '.join(PLAYERS)}")
@@ -205,7 +216,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.iterations is not None or args.budget_ms is not None:
         budget = Budget(iterations=args.iterations, time_ms=args.budget_ms)
     options = {"target": args.target} if args.game == "gulliver" else {}
-    plan = [(p, args.games) for p in pairings(args.player_list, args.against, args.seats, [])]
+    players = pairings(args.player_list, args.against, args.seats, [])
+    plan = [(p, args.games_of.get(p.name, args.games)) for p in players]
     duel_games = args.duel_games or args.games
     plan += [(p, duel_games) for p in pairings([], args.against, 2, args.duel)]
     budget_text = (
