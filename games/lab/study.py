@@ -38,6 +38,7 @@ from games.lab.tournament import (
     jobs_for,
     p_text,
     play_game,
+    run_settings,
     summarise,
     wilson,
 )
@@ -212,10 +213,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    budget = None
-    if args.iterations is not None or args.budget_ms is not None:
-        budget = Budget(iterations=args.iterations, time_ms=args.budget_ms)
-    options = {"target": args.target} if args.game == "gulliver" else {}
+    budget, options = run_settings(args)
     players = pairings(args.player_list, args.against, args.seats, [])
     plan = [(p, args.games_of.get(p.name, args.games)) for p in players]
     duel_games = args.duel_games or args.games

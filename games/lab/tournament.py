@@ -239,12 +239,19 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
+def run_settings(args: argparse.Namespace) -> tuple[Budget | None, dict[str, Any]]:
+    """The search budget (``None``: the bots' default) and the game options a command asked for
+    with ``--iterations``, ``--budget-ms`` and ``--target``."""
     budget = None
     if args.iterations is not None or args.budget_ms is not None:
         budget = Budget(iterations=args.iterations, time_ms=args.budget_ms)
     options = {"target": args.target} if args.game == "gulliver" else {}
+    return budget, options
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    budget, options = run_settings(args)
     jobs = jobs_for(args.game, args.seat_levels, args.games, args.seed, budget, options)
     strong_budget = "default (DEFAULT_BUDGET)" if budget is None else str(budget)
     searching = set(args.seat_levels) - {"random", "greedy"}
