@@ -29,6 +29,21 @@ pytestmark = [
 ]
 
 
+
+def judged_once_each(analysis: MatchAnalysis, match) -> list[int]:
+    """The plies the analysis judged, in order: every seated move's, each once."""
+    plies = list(
+        AnalysedDecision.objects.filter(analysis=analysis)
+        .order_by("ply")
+        .values_list("ply", flat=True)
+    )
+    assert plies == list(
+        Move.objects.filter(match=match, seat__isnull=False)
+        .order_by("ply")
+        .values_list("ply", flat=True)
+    )
+    return plies
+
 def test_a_worker_analyses_a_short_finished_match_once(ann, bea, ann_client, worker, settings):
     settings.PARLOUR_ANALYSIS_ITERATIONS = 4
     match = play_greedy(factories.match_make(game="faraway", players=[ann, bea], seed=11))
@@ -43,16 +58,7 @@ def test_a_worker_analyses_a_short_finished_match_once(ann, bea, ann_client, wor
     wait_for(done, "the worker to finish the analysis", timeout=120)
     wait_for(lambda: len(worker.get("games.match_analyse", [])) >= 2, "both messages", 60)
     analysis = MatchAnalysis.objects.get(match=match)
-    plies = list(
-        AnalysedDecision.objects.filter(analysis=analysis)
-        .order_by("ply")
-        .values_list("ply", flat=True)
-    )
-    assert plies == list(
-        Move.objects.filter(match=match, seat__isnull=False)
-        .order_by("ply")
-        .values_list("ply", flat=True)
-    )
+    plies = judged_once_each(analysis, match)
     assert analysis.decisions_done == analysis.decisions_total == len(plies)
     page = ann_client.get(f"/matches/{match.pk}/replay/").content.decode()
     assert 'id="analysis-summary"' in page and 'id="analysis-chart"' in page
@@ -126,16 +132,7 @@ def test_a_bots_move_is_played_between_the_slices_of_an_analysis(
     turn = finish_order.index("games.bot_turn", finish_order.index("games.match_analyse"))
     assert "games.match_analyse" in finish_order[turn:]
     assert finish_order.count("games.match_analyse") >= analysis.decisions_total
-    plies = list(
-        AnalysedDecision.objects.filter(analysis=analysis)
-        .order_by("ply")
-        .values_list("ply", flat=True)
-    )
-    assert plies == list(
-        Move.objects.filter(match=match, seat__isnull=False)
-        .order_by("ply")
-        .values_list("ply", flat=True)
-    )
+    judged_once_each(analysis, match)
 
 
 def _refreshed_status(analysis: MatchAnalysis) -> str:
