@@ -29,7 +29,6 @@ pytestmark = [
 ]
 
 
-
 def judged_once_each(analysis: MatchAnalysis, match) -> list[int]:
     """The plies the analysis judged, in order: every seated move's, each once."""
     plies = list(
@@ -43,6 +42,7 @@ def judged_once_each(analysis: MatchAnalysis, match) -> list[int]:
         .values_list("ply", flat=True)
     )
     return plies
+
 
 def test_a_worker_analyses_a_short_finished_match_once(ann, bea, ann_client, worker, settings):
     settings.PARLOUR_ANALYSIS_ITERATIONS = 4
