@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.engines import gulliver_words as words
+from games.engines.gulliver import PENALTY_PER_CARD, POINTS_FOR_GOING_OUT, POINTS_PER_TRICK
 
 from .common import History, Move, View
 from .search import Sampler
@@ -219,7 +220,9 @@ POINT_SPAN = 100.0
 
 def round_points(tricks: int, out: bool, held: int) -> float:
     """Points for the round if it ended now (docs/rulings.md scoring)."""
-    return 20.0 * tricks + (20.0 if out else 0.0) - 5.0 * held
+    return (
+        POINTS_PER_TRICK * tricks + (POINTS_FOR_GOING_OUT if out else 0) - PENALTY_PER_CARD * held
+    )
 
 
 def shares(points: Sequence[float]) -> list[float]:

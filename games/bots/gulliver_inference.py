@@ -7,7 +7,8 @@ Everything here is read from the deciding seat's own view and the round's public
   when holding no card that could be laid, so the hand *before* each draw held none of the cards
   that fitted then. A rival's hand at any earlier moment is its hand now, plus the cards it has
   laid since, less the cards it has drawn since; which of its cards came from which draw is
-  not known, so it is chosen at random (each draw brought one of the cards held just after it).
+  not known, so it is chosen at random among the cards an earlier fact points at (each draw
+  brought one of the cards held just after it).
 - **Plays are evidence, weighed by an opponent model.** A rival who lays a card chooses among
   the cards it could lay. The model: with probability ``alpha`` it plays like the greedy bot
   (takes a trick when it can, does not leave one to the next player, sheds the hard words), and
@@ -196,7 +197,9 @@ class RoundLog:
 
         Walking the rival's moves back from now gives its hand at every moment: a card it laid
         goes back in, and the card a draw brought comes out. Which card that was is not known,
-        so a few such histories are drawn (``PATHS``) and their weights averaged. A history is
+        so a few such histories are drawn (``PATHS``) and their weights averaged. When none of
+        them explains the moves, the weight is that of the latest-deadline-first history, which
+        explains them whenever any history does, so the true hand is never ruled out. A history is
         impossible when a hand before a draw or a pass held a card that fitted then; a possible
         one weighs the opponent model's chance of the choices the rival made (averaged over
         ``ALPHAS``), times the chance of the draws it assumes, relative to the way it was drawn
@@ -206,11 +209,19 @@ class RoundLog:
             return 1.0
         total = 0.0
         for _ in range(PATHS):
-            total += self._history_weight(seat, events, hand, rng)
+            total += self._history_weight(seat, events, hand, rng, latest_first=False)
+        if total == 0.0:  # no history drawn explains the moves: does any history at all?
+            return self._history_weight(seat, events, hand, rng, latest_first=True)
         return total / PATHS
 
     def _history_weight(
-        self, seat: int, events: list[Stuck | Choice], hand: Sequence[str], rng: random.Random
+        self,
+        seat: int,
+        events: list[Stuck | Choice],
+        hand: Sequence[str],
+        rng: random.Random,
+        *,
+        latest_first: bool,
     ) -> float:
         held = list(hand)
         fits: list[tuple[int, int, int]] = []  # (in greedy's choice, its size, options)
@@ -233,8 +244,9 @@ class RoundLog:
                 held.pop(fitting[0])
                 continue
             # Otherwise any card may have come now. A card that fitted at an earlier draw or
-            # pass must have come after it: of those, the one whose fact is latest is taken
-            # first (latest deadline first, which finds a history whenever there is one).
+            # pass must have come after it (a suspect): one of those is taken, at random, or
+            # with ``latest_first`` the one whose fact is latest (latest deadline first, which
+            # finds a history whenever there is one).
             latest = self._latest_fact.get((seat, index))
             if latest is None:
                 latest = {}
@@ -246,7 +258,10 @@ class RoundLog:
             suspects = [i for i, card in enumerate(held) if card in latest]
             if suspects:
                 factor *= len(suspects) / len(held)
-                held.pop(max(suspects, key=lambda i: latest[held[i]]))
+                if latest_first:
+                    held.pop(max(suspects, key=lambda i: latest[held[i]]))
+                else:
+                    held.pop(suspects[rng.randrange(len(suspects))])
             else:
                 held.pop(rng.randrange(len(held)))
         if not fits:
