@@ -64,9 +64,13 @@ class Sentence:
         self.starter: int | None = None
         self.prepended = False
 
+    def _table(self) -> dict[str, int]:
+        """The cards that may go at the end now, each with the automaton's state after it."""
+        return words.NEXT_BY_CARD[self.dfa] if self.cards else words.LEAD_BY_CARD
+
     def moves_for(self, seat: int, hand: Sequence[str]) -> list[dict[str, str]]:
         """The plays and prepends ``hand`` would allow ``seat`` now (the engine's order)."""
-        table = words.NEXT_BY_CARD[self.dfa] if self.cards else words.LEAD_BY_CARD
+        table = self._table()
         distinct = dict.fromkeys(hand)
         moves = [{"type": "play", "card": c} for c in distinct if c in table]
         if self.pdfa is not None and seat != self.starter:
@@ -74,8 +78,7 @@ class Sentence:
         return moves
 
     def playable(self, seat: int) -> frozenset[str]:
-        table = words.NEXT_BY_CARD[self.dfa] if self.cards else words.LEAD_BY_CARD
-        cards = set(table)
+        cards = set(self._table())
         if self.pdfa is not None and seat != self.starter:
             cards |= words.ADJECTIVES
         return frozenset(cards)
@@ -352,16 +355,18 @@ class InferredDeals:
                 lo = mid + 1
             else:
                 hi = mid
-        chosen = self.pool[lo]
-        dealt = type(chosen).__new__(type(chosen))
-        for name in type(chosen).__slots__:
-            setattr(dealt, name, getattr(chosen, name))
-        rest = list(chosen.stack[chosen.sp :])
-        rng.shuffle(rest)
-        dealt.stack = (*chosen.stack[: chosen.sp], *rest)
-        dealt.seed = rng.getrandbits(64)
-        dealt.events = []
-        return dealt
+        return restacked(self.pool[lo], rng)
+
+
+def restacked(state: Any, rng: random.Random) -> Any:
+    """``state`` with the undealt stack in a fresh random order and a fresh seed for later
+    shuffles: nothing in a view or the log tells the stack's order apart."""
+    dealt = state.clone()
+    rest = list(state.stack[state.sp :])
+    rng.shuffle(rest)
+    dealt.stack = (*state.stack[: state.sp], *rest)
+    dealt.seed = rng.getrandbits(64)
+    return dealt
 
 
 def inferred_sampler(engine: Any, view: View, history: History) -> InferredDeals | None:

@@ -105,6 +105,10 @@ class GulliverState:
     events: list[dict[str, Any]]  # those of the step that made this state
     legal: tuple[dict[str, Any], ...] | None  # the turn seat's moves, computed on demand
 
+    def clone(self) -> GulliverState:
+        """A copy to change (fields are tuples and numbers; the step's events start empty)."""
+        return _copy(self)
+
 
 def _copy(s: GulliverState) -> GulliverState:
     t = GulliverState.__new__(GulliverState)

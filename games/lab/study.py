@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from games.bots import Budget
 from games.engines import get_engine
-from games.lab.players import PLAYERS
+from games.lab.players import PLAYERS, not_for
 from games.lab.tournament import (
     GameResult,
     Job,
@@ -203,6 +203,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     unknown = [p for p in named if p not in PLAYERS]
     if unknown:
         parser.error(f"unknown player(s) {unknown}; choose from {', '.join(PLAYERS)}")
+    elsewhere = not_for(args.game, named)
+    if elsewhere:
+        parser.error(f"{', '.join(elsewhere)} cannot sit at {args.game} tables")
     engine = get_engine(args.game)
     if not engine.min_players <= args.seats <= engine.max_players:
         parser.error(f"{args.game} is for {engine.min_players}-{engine.max_players} seats")

@@ -32,7 +32,7 @@ from typing import Any
 
 from games.bots import Budget
 from games.engines import get_engine
-from games.lab.players import PLAYERS, decide
+from games.lab.players import PLAYERS, decide, not_for
 
 MAX_PLIES = 200_000
 
@@ -229,6 +229,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     unknown = [s for s in args.seat_levels if s not in PLAYERS]
     if unknown:
         parser.error(f"unknown level(s) {unknown}; choose from {', '.join(PLAYERS)}")
+    elsewhere = not_for(args.game, args.seat_levels)
+    if elsewhere:
+        parser.error(f"{', '.join(elsewhere)} cannot sit at {args.game} tables")
     engine = get_engine(args.game)
     if not engine.min_players <= len(args.seat_levels) <= engine.max_players:
         parser.error(f"{args.game} is for {engine.min_players}-{engine.max_players} seats")

@@ -31,6 +31,27 @@ def positions(
         ply += 1
 
 
+def logged(
+    game: str, num_players: int, seed: int, *, level: str = "greedy", options: dict | None = None
+) -> Iterator[tuple[Any, int, list]]:
+    """(state, awaited seat, the public move log so far) along one game between seeded
+    ``level`` bots; Gulliver's deals go in the log as the site logs them."""
+    engine = get_engine(game)
+    state = engine.new_game(num_players, seed, dict(options or {}))
+    history: list = []
+    while not engine.is_over(state):
+        if game == "gulliver" and engine.round_over(state):
+            state = engine.next_round(state)
+            history.append((None, {"type": "next_round"}))
+            continue
+        seat = engine.awaiting(state)[0]
+        yield state, seat, list(history)
+        view = engine.view(state, seat)
+        move = choose_move(game, level, view, seed=seed * 7919 + len(history))
+        state = engine.apply(state, seat, move)
+        history.append((seat, move))
+
+
 def twin(game: str, state: Any, seat: int, seed: int) -> Any:
     """A state that shows ``seat`` exactly the same view as ``state`` but deals every card it
     cannot see afresh (the engine's own determinization, then a real state via dump/load)."""

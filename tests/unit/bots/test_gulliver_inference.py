@@ -14,26 +14,14 @@ from games.bots import Budget, choose_move
 from games.bots import gulliver_inference as inference
 from games.engines import get_engine
 
-from .helpers import twin
+from .helpers import logged, twin
 
 ENGINE = get_engine("gulliver")
 
 
 def played(num_players: int, seed: int, level: str = "greedy") -> Iterator[tuple[Any, int, list]]:
     """(state, awaited seat, public log so far) along a seeded match to 80 points."""
-    state = ENGINE.new_game(num_players, seed, {"target": 80})
-    history: list = []
-    while not ENGINE.is_over(state):
-        if ENGINE.round_over(state):
-            state = ENGINE.next_round(state)
-            history.append((None, {"type": "next_round"}))
-            continue
-        seat = ENGINE.awaiting(state)[0]
-        yield state, seat, list(history)
-        view = ENGINE.view(state, seat)
-        move = choose_move("gulliver", level, view, seed=seed * 7919 + len(history))
-        state = ENGINE.apply(state, seat, move)
-        history.append((seat, move))
+    return logged("gulliver", num_players, seed, level=level, options={"target": 80})
 
 
 @pytest.mark.parametrize(("num_players", "level"), [(2, "greedy"), (4, "greedy"), (3, "random")])
