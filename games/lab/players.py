@@ -81,6 +81,8 @@ def decide(
         return bots.choose_move(game, player, view, seed=seed, budget=budget, history=history)
     if player not in PLAYERS:
         raise ValueError(f"Unknown player {player!r}; choose one of {', '.join(PLAYERS)}.")
+    if not_for(game, [player]):
+        raise ValueError(f"The {player} player is for {ONLY_FOR[player]} only.")
     moves = playable_moves(view["legal_moves"])
     if len(moves) == 1:
         return dict(moves[0])
@@ -88,8 +90,6 @@ def decide(
     rng = bot_rng(game, "strong", seed)
     greedy = bots.GAME_BOTS[game].greedy_move(view, moves, rng)
     sample: Sampler | None = None
-    if not_for(game, [player]):
-        raise ValueError(f"The {player} player is for {ONLY_FOR[player]} only.")
     if player == "posterior":
         knowledge = bots.KNOWLEDGE[game](len(view["hand_counts"]))
         log = RoundLog(view, history)

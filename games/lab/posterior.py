@@ -74,7 +74,8 @@ def posterior_deals(engine: Any, view: View, log: RoundLog, rng: random.Random) 
         for i in range(revealed[other], len(hands[other]))
     ]
     places += [(None, i) for i in range(len(stack))]
-    movable = [p for p in places if p[0] in weights]
+    informed = set(weights)  # the rivals whose moves this round weigh their hands
+    movable = [p for p in places if p[0] in informed]
     if not movable or len(places) < 2:
         return [start]
 
@@ -98,7 +99,7 @@ def posterior_deals(engine: Any, view: View, log: RoundLog, rng: random.Random) 
         if a[0] != b[0] and card_a != card_b:
             put(a, card_b)
             put(b, card_a)
-            touched = {a[0], b[0]} & set(weights)
+            touched = {a[0], b[0]} & informed
             proposed = {r: log.weight(r, hands[r], rng) for r in touched}
             old = 1.0
             new = 1.0

@@ -45,7 +45,8 @@ def expected_counts(hands: list[tuple[str, ...]], weights: list[float]) -> dict[
 def test_the_chain_deals_in_the_posterior_s_proportions():
     """Every hand the rival might hold, weighed exactly, against the chain's deals: the expected
     number of copies of each card in the rival's hand agrees within sampling noise (eight chains
-    of 300 deals miss by at most 0.05 on these positions; 0.1 leaves room for the noise)."""
+    of 300 deals missed by 0.049, 0.026 and 0.054 on these positions; 0.1 leaves room for the
+    noise; sixteen chains missed by about 0.03 on other positions, so the miss is noise)."""
     checked = 0
     for seed in range(40):
         found = after_one_draw(seed)
