@@ -69,6 +69,7 @@ def _strong(
     knowledge = KNOWLEDGE[game](len(view["hand_counts"]))
     greedy = _greedy(game, view, moves, rng)
     sample = knowledge.sampler(engine, view, history or ())
+    limit = getattr(knowledge, "ceilings", None)
     run = getattr(knowledge, "search", search)
     return run(
         engine,
@@ -80,6 +81,7 @@ def _strong(
         budget or DEFAULT_BUDGET,
         sample=sample,
         keep=keep,
+        ceilings=None if limit is None else limit(view, moves, history or ()),
     )
 
 

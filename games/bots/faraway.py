@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from . import faraway_eval
+from . import faraway_eval, faraway_stalls
 from .common import History, Move, View
 from .search import Sampler
 
@@ -420,3 +420,8 @@ class FarawayStrong(FarawaySearch):
 
     def rollout_depth(self, num_players: int) -> int:
         return self.ROLLOUT_MOVES_PER_SEAT * num_players
+
+    def ceilings(self, view: View, moves: Sequence[Move], history: History) -> list[float] | None:
+        """A stalled position caps the draws that keep the stall at a draw's share
+        (games/bots/faraway_stalls.py)."""
+        return faraway_stalls.ceilings(view, moves, history)

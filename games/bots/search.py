@@ -100,12 +100,15 @@ def search(
     *,
     sample: Sampler | None = None,
     keep: Sequence[Move] = (),
+    ceilings: Sequence[float] | None = None,
 ) -> tuple[Move, SearchReport]:
     """Choose among ``moves`` (the seat's playable moves; ``greedy`` is one of them).
 
     ``sample`` deals each determinization (default: ``engine.sample_state(view, rng)``, the
     view's facts only); ``keep`` lists moves never dropped from the comparison (an analysis
-    keeps the move a person played, so its mean covers every deal)."""
+    keeps the move a person played, so its mean covers every deal); ``ceilings``, one per move,
+    caps what a move may score in any deal (a stalled Faraway position: a move that keeps the
+    stall is worth a draw at most, ``faraway_stalls``)."""
     if sample is None:
 
         def sample(r: random.Random) -> Any:
@@ -135,7 +138,8 @@ def search(
         results = {}
         for i in alive:
             after = engine.apply(state, seat, moves[i])
-            results[keys[i]] = rollout(engine, knowledge, after, depth, random.Random(future))[seat]
+            value = rollout(engine, knowledge, after, depth, random.Random(future))[seat]
+            results[keys[i]] = value if ceilings is None else min(value, ceilings[i])
             rollouts += 1
         base = results[greedy_key]
         for key, value in results.items():
