@@ -48,7 +48,8 @@ DEFAULT_BUDGET = Budget(time_ms=900.0)
 GAME_BOTS = {"faraway": faraway, "gulliver": gulliver}
 # The strong bot's per-game knowledge (rollout policy, evaluation, how deals are dealt) for a
 # table of n players. A knowledge class may also name its own ``search`` (same signature as
-# ``search.search``); the baseline classes it refines stay as they were (games/lab/players.py).
+# ``search.search``) and ``ceilings(view, moves, history)`` (the most each move may score, or
+# None); the baseline classes it refines stay as they were (games/lab/players.py).
 KNOWLEDGE = {"faraway": faraway.FarawayStrong, "gulliver": gulliver_inference.GulliverStrong}
 
 
