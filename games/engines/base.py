@@ -119,6 +119,9 @@ class Engine(ABC):
     min_players: int
     max_players: int
     rules_version: int
+    # Whether a match deals several rounds: the server then calls ``next_round`` whenever
+    # ``round_over`` (a worker deals; the sweep finds a round left undealt).
+    has_rounds: bool = False
     # Options that fix hidden cards (a stacked pack, for tests and studies): a record of a
     # running match withholds them with the seed (docs/records.md).
     secret_options: frozenset[str] = frozenset({"deck"})

@@ -234,6 +234,7 @@ class GulliverEngine(Engine):
     min_players = 2
     max_players = 8
     rules_version = 1
+    has_rounds = True
 
     # ------------------------------------------------------------ setting up
 
