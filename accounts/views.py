@@ -16,6 +16,8 @@ from accounts import notify, throttling
 from accounts.forms import NotificationSettingsForm, RegisterForm
 from accounts.selectors import awaited_count
 from games.filters import HistoryFilters, page_number
+from games.presentation.ratings import rating_lines
+from games.presentation.results import form_entries, head_to_head_lines, history_lines
 from games.selectors.history import match_history, user_stats
 from games.selectors.ratings import profile_ratings
 
@@ -93,14 +95,19 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         filters=HistoryFilters(page=page_number(request.GET.get("page"))),
         viewer=request.user,
     )
+    matches.object_list = history_lines(matches.object_list)
+    stats.head_to_head.object_list = head_to_head_lines(stats.head_to_head.object_list)
     return render(
         request,
         "accounts/profile.html",
         {
             "owner": owner,
             "stats": stats,
+            "form": form_entries(stats.form),
             "matches": matches,
-            "ratings": profile_ratings(user=owner, viewer=request.user),
+            "ratings": rating_lines(
+                profile_ratings(user=owner, viewer=request.user), owner=owner.get_username()
+            ),
             "is_self": owner.pk == request.user.pk,
         },
     )

@@ -15,6 +15,7 @@ from urllib.parse import urlencode
 
 from django import forms
 
+from games.engines import registered
 from games.models import Match
 
 # What the result filter offers: a seat's finished result, or the match still being played.
@@ -135,7 +136,7 @@ class HistoryFilterForm(forms.Form):
         counts = counts or {}
         self.fields["game"].choices = [
             ("", "Any game"),
-            *_with_count(Match.Game.choices, counts.get("game")),
+            *_with_count([(e.name, e.title) for e in registered()], counts.get("game")),
         ]
         self.fields["result"].choices = [
             ("", "Any result"),

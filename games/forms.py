@@ -6,11 +6,12 @@ import json
 from typing import Any
 
 from django import forms
+from django.core.validators import MaxValueValidator
 
-from games.engines import get_engine
-from games.models import DEADLINE_CHOICES, BotLevel, Match
+from games.engines import Engine, get_engine, registered
+from games.engines.base import Option
+from games.models import DEADLINE_CHOICES, BotLevel
 
-MAX_SEATS = 8
 BOT_CHOICES = [(level.value, f"{level.label} bot") for level in BotLevel]
 ME = "me"
 PERSON = "person"
@@ -18,21 +19,25 @@ PUBLIC = "public"
 PRIVATE = "private"
 
 
-class MatchNewForm(forms.Form):
-    game = forms.ChoiceField(
-        choices=Match.Game.choices, widget=forms.RadioSelect, initial=Match.Game.FARAWAY
+def option_field(option: Option, engine: Engine) -> forms.Field:
+    """The form field for one of a game's options (``Engine.options``)."""
+    help_text = f"{engine.title} only" + (
+        f"; {option.help[:1].lower()}{option.help[1:]}" if option.help else "."
     )
-    num_players = forms.IntegerField(label="Seats", min_value=2, max_value=8, initial=2)
-    target = forms.IntegerField(
-        label="Winning score",
+    if option.kind == "bool":
+        return forms.BooleanField(label=option.label, required=False, help_text=help_text)
+    return forms.IntegerField(
+        label=option.label,
         required=False,
-        min_value=20,
-        max_value=1000,
-        help_text="Gulliver only; 250 in the printed rules.",
+        min_value=option.minimum,
+        max_value=option.maximum,
+        help_text=help_text,
     )
-    challenges = forms.BooleanField(
-        label="Allow challenges", required=False, help_text="Gulliver only; a vote on each card."
-    )
+
+
+class MatchNewForm(forms.Form):
+    game = forms.ChoiceField(widget=forms.RadioSelect)
+    num_players = forms.IntegerField(label="Seats", min_value=2, initial=2)
     deadline_days = forms.TypedChoiceField(
         label="Turn deadline",
         choices=[("", "None"), *DEADLINE_CHOICES],
@@ -55,6 +60,18 @@ class MatchNewForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # Every registered game, with its options (each under the option's name: the games'
+        # option names are distinct, which the registry test holds).
+        self.engines = registered()
+        self.fields["game"].choices = [(e.name, e.title) for e in self.engines]
+        self.fields["game"].initial = self.engines[0].name
+        self.max_seats = max(e.max_players for e in self.engines)
+        self.fields["num_players"].max_value = self.max_seats
+        self.fields["num_players"].validators.append(MaxValueValidator(self.max_seats))
+        self.fields["num_players"].widget.attrs["max"] = self.max_seats
+        for engine in self.engines:
+            for option in engine.options:
+                self.fields[option.name] = option_field(option, engine)
         # Seat 1 is yours, or a bot's while you watch; every other seat waits for a person
         # unless a bot takes it. Seats beyond the chosen count are ignored.
         self.fields["seat_0"] = forms.ChoiceField(
@@ -63,7 +80,7 @@ class MatchNewForm(forms.Form):
             initial=ME,
             required=False,
         )
-        for index in range(1, MAX_SEATS):
+        for index in range(1, self.max_seats):
             self.fields[f"seat_{index}"] = forms.ChoiceField(
                 label=f"Seat {index + 1}",
                 choices=[(PERSON, "A person (invite or lobby)"), *BOT_CHOICES],
@@ -73,7 +90,12 @@ class MatchNewForm(forms.Form):
 
     @property
     def seat_fields(self) -> list[forms.BoundField]:
-        return [self[f"seat_{index}"] for index in range(MAX_SEATS)]
+        return [self[f"seat_{index}"] for index in range(self.max_seats)]
+
+    @property
+    def option_groups(self) -> list[tuple[Engine, list[forms.BoundField]]]:
+        """Each game that has options, with its options' fields, in the registry's order."""
+        return [(e, [self[o.name] for o in e.options]) for e in self.engines if e.options]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -83,8 +105,7 @@ class MatchNewForm(forms.Form):
             if not engine.min_players <= seats <= engine.max_players:
                 self.add_error(
                     "num_players",
-                    f"{Match.Game(game).label} is for {engine.min_players} to "
-                    f"{engine.max_players} players.",
+                    f"{engine.title} is for {engine.min_players} to {engine.max_players} players.",
                 )
         return data
 
@@ -103,12 +124,15 @@ class MatchNewForm(forms.Form):
         return (self.cleaned_data.get("seat_0") or ME) == ME
 
     def engine_options(self) -> dict[str, Any]:
+        """The chosen game's options for ``new_game``: a yes/no always, a number when given."""
         data = self.cleaned_data
-        if data["game"] != Match.Game.GULLIVER:
-            return {}
-        options: dict[str, Any] = {"challenges": bool(data.get("challenges"))}
-        if data.get("target"):
-            options["target"] = data["target"]
+        options: dict[str, Any] = {}
+        for option in get_engine(data["game"]).options:
+            value = data.get(option.name)
+            if option.kind == "bool":
+                options[option.name] = bool(value)
+            elif value:
+                options[option.name] = value
         return options
 
 

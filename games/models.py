@@ -187,18 +187,12 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.display_name} at seat {self.index} of match {self.match_id}"
+        who = self.user.username if self.user_id is not None else f"{self.bot_level} bot"
+        return f"{who} at seat {self.index} of match {self.match_id}"
 
     @property
     def is_bot(self) -> bool:
         return self.bot_level is not None
-
-    @property
-    def display_name(self) -> str:
-        if self.user_id is not None:
-            return self.user.username
-        # The seat number keeps two bots of one level apart in the log ("Greedy bot 3").
-        return f"{BotLevel(self.bot_level).label} bot {self.index + 1}"
 
 
 class Move(models.Model):

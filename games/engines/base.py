@@ -13,7 +13,8 @@ import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 JSON = Any
 Move = dict[str, Any]
@@ -106,6 +107,20 @@ def match_legal(legal: Sequence[Move], move: object, explain: str) -> Move:
     raise IllegalMove(explain)
 
 
+@dataclass(frozen=True)
+class Option:
+    """One option a table's creator may set for a game (``new_game``'s ``options[name]``), as
+    the new-match form offers it: a whole number within bounds, or a yes/no. An int left empty
+    is not passed (the engine's default holds); a bool is always passed."""
+
+    name: str
+    label: str
+    kind: Literal["int", "bool"]
+    help: str = ""
+    minimum: int | None = None
+    maximum: int | None = None
+
+
 class Engine(ABC):
     """The contract in ``docs/engine-contract.md``. Subclasses hold no per-match data.
 
@@ -116,12 +131,17 @@ class Engine(ABC):
 
     name: str
     title: str  # the game's display name
+    short_title: str = ""  # a short name for tight places ("Faraway rules"); the title if ""
     min_players: int
     max_players: int
     rules_version: int
     # Whether a match deals several rounds: the server then calls ``next_round`` whenever
     # ``round_over`` (a worker deals; the sweep finds a round left undealt).
     has_rounds: bool = False
+    # One line on the home page: what the game is about.
+    summary: str = ""
+    # What a table's creator may choose (the new-match form offers these, per game).
+    options: tuple[Option, ...] = ()
     # Options that fix hidden cards (a stacked pack, for tests and studies): a record of a
     # running match withholds them with the seed (docs/records.md).
     secret_options: frozenset[str] = frozenset({"deck"})
@@ -180,6 +200,11 @@ class Engine(ABC):
         private field of another seat's event set to ``None`` and the markers dropped. The one
         redaction function, for views and for stored history alike."""
         return copy_json(redact_events(events, seat))
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if not cls.__dict__.get("short_title") and "title" in cls.__dict__:
+            cls.short_title = cls.title
 
     def state_hash(self, state: Any) -> str:
         return digest(self.dump(state))

@@ -300,9 +300,11 @@ def _end_turn(state: FarawayState) -> None:
 class FarawayEngine(Engine):
     name = "faraway"
     title = "The Faraway Tree"
+    short_title = "Faraway"
     min_players = 2
     max_players = 4
     rules_version = 1
+    summary = "Lay your story cards 1 to 9 in order; hold others back with penalties."
 
     # -- setting up -------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import gulliver_words as W
-from .base import PRIVATE, Engine, IllegalMove, check_seat, copy_json, shuffled
+from .base import PRIVATE, Engine, IllegalMove, Option, check_seat, copy_json, shuffled
 
 HAND_SIZE = 4
 DEFAULT_TARGET = 250
@@ -231,10 +231,23 @@ def _public_state(src: dict[str, Any], *, last: dict[str, Any] | None) -> Gulliv
 class GulliverEngine(Engine):
     name = "gulliver"
     title = "Gulliver's Travels"
+    short_title = "Gulliver"
     min_players = 2
     max_players = 8
     rules_version = 1
     has_rounds = True
+    summary = "Add words to the sentence; complete one of seven words or more to take it."
+    options = (
+        Option(
+            "target",
+            "Winning score",
+            "int",
+            help=f"{DEFAULT_TARGET} in the printed rules.",
+            minimum=20,
+            maximum=1000,
+        ),
+        Option("challenges", "Allow challenges", "bool", help="A vote on each card."),
+    )
 
     # ------------------------------------------------------------ setting up
 

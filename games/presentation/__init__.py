@@ -8,22 +8,43 @@ not see. Nothing here touches the database either: the selectors read, presentat
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+from games.logs import LogEntry
 
 from . import faraway, gulliver
 from .common import EVENT_LOG_LENGTH, GameBuilder, event_lines
 
-__all__ = ["BUILDERS", "EVENT_LOG_LENGTH", "GameBuilder", "LogEntry", "log_lines", "table_build"]
+__all__ = [
+    "BUILDERS",
+    "EVENT_LOG_LENGTH",
+    "GameBuilder",
+    "LogEntry",
+    "hand_faces",
+    "log_lines",
+    "move_text",
+    "register",
+    "table_build",
+    "unregister",
+]
 
+# Each registered game's presentation, keyed like the engines' registry (a test holds the two
+# to the same games).
 BUILDERS: dict[str, GameBuilder] = {"faraway": faraway.BUILDER, "gulliver": gulliver.BUILDER}
+_SHIPPED = frozenset(BUILDERS)
 
 
-@dataclass(frozen=True)
-class LogEntry:  # one logged Move, oldest first
-    seat: int | None
-    events: list[dict]  # that move's events, ALREADY redacted for the viewer
-    auto: str = ""  # Move.auto: "" chosen, "deadline", "vote_closed"
+def register(name: str, builder: GameBuilder) -> None:
+    """Add a game's presentation (a test's extra game, beside ``games.engines.register``)."""
+    if name in BUILDERS:
+        raise ValueError(f"A presentation for {name!r} is registered already.")
+    BUILDERS[name] = builder
+
+
+def unregister(name: str) -> None:
+    if name in _SHIPPED:
+        raise ValueError(f"{name!r} ships with the site and cannot be unregistered.")
+    BUILDERS.pop(name, None)
 
 
 def table_build(
@@ -46,6 +67,18 @@ def table_build(
     table["events"] = event_lines(log, names, builder.event_line)
     table["board_template"] = builder.board_template
     return table
+
+
+def move_text(game: str, move: dict, view: dict, names: list[str]) -> str:
+    """``move`` in words as the table labels it for ``view``'s seat ("Take 5 Moon-Face from
+    the discards")."""
+    return BUILDERS[game].move_label(move, view, names)[1]
+
+
+def hand_faces(game: str, view: dict) -> list[dict[str, Any]]:
+    """The faces of the hand ``view`` shows (``[]`` when it shows none)."""
+    face = BUILDERS[game].face
+    return [face(code) for code in view.get("hand") or []]
 
 
 def log_lines(game: str, log: list[LogEntry], names: list[str]) -> list[str]:

@@ -12,8 +12,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from games.logs import EVENT_LOG_LENGTH
+
 if TYPE_CHECKING:
-    from games.presentation import LogEntry
+    from games.logs import LogEntry
 
 EventLine = Callable[[dict[str, Any], list[str]], str]
 # (view, names, log): the log is there for the facts a view read back from storage lacks.
@@ -46,14 +48,21 @@ class CardSlot:
     highlight: bool = False
 
 
+# (move, view, names) -> (short label, the whole move in words)
+MoveLabel = Callable[[dict[str, Any], dict[str, Any], list[str]], tuple[str, str]]
+
+
 @dataclass(frozen=True)
 class GameBuilder:
-    """How one game is presented: its table from a view, its events in words and the template
-    that draws its board (each card face names the template that draws it)."""
+    """How one game is presented: its table from a view, its events and moves in words, a
+    card's face from its code and the template that draws its board (each card face names the
+    template that draws it)."""
 
     table: TableOf
     event_line: EventLine
     board_template: str
+    face: Callable[[str], dict[str, Any]]
+    move_label: MoveLabel
 
 
 def seat_name(names: list[str], seat: Any) -> str:
@@ -156,9 +165,6 @@ def first_slot(slots: list[CardSlot], code: str | None) -> int | None:
             return i
     return None
 
-
-# The table shows the latest events only: a long match has thousands, and every poll renders them.
-EVENT_LOG_LENGTH = 60
 
 AUTO_NOTES = {
     "deadline": "The greedy bot played for {name} (turn deadline passed).",

@@ -27,7 +27,7 @@ from .common import (
 )
 
 if TYPE_CHECKING:
-    from games.presentation import LogEntry
+    from games.logs import LogEntry
 
 CARD_TEMPLATE = "games/_card_gulliver.html"
 
@@ -262,4 +262,10 @@ def event_line(event: dict[str, Any], names: list[str]) -> str:
     return line_of(event, names, seat_name(names, event.get("seat")))
 
 
-BUILDER = GameBuilder(table=table, event_line=event_line, board_template="games/_gulliver.html")
+BUILDER = GameBuilder(
+    table=table,
+    event_line=event_line,
+    board_template="games/_gulliver.html",
+    face=face,
+    move_label=move_label,
+)

@@ -1,18 +1,23 @@
 """Ratings as pages show them: "1234?" for a provisional rating, "+14" / "-9" for a change, and
-the profile's rating-over-time chart as server-rendered SVG (docs/ratings.md, Display).
+the profile's rating-over-time chart, drawn as SVG by ``games/_rating_chart.html`` from the
+coordinates worked out here (docs/ratings.md, Display).
 
-Pure, like the rest of the package: plain values in, text out. The SVG scales with its box
-(``viewBox``, width 100%), so it reads at 390 px wide, and needs no JavaScript.
+Pure, like the rest of the package: plain values in, text and numbers out; it loads no
+framework at all. The SVG scales with its box (``viewBox``, width 100%), so it reads at 390 px
+wide, and needs no JavaScript.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from html import escape
+from typing import TYPE_CHECKING
 
 from games.skill import is_provisional
+
+if TYPE_CHECKING:  # the selectors' dataclasses, for the hints only
+    from games.selectors.ratings import ChartPoint, GameRating, SeatChange
 
 
 def rating_text(ordinal: int, rated_matches: int) -> str:
@@ -29,14 +34,6 @@ def change_text(delta: int) -> str:
     return "+0"
 
 
-@dataclass(frozen=True)
-class ChartPoint:
-    """The rating shown after one rated match, and when that match finished."""
-
-    when: datetime
-    ordinal: int
-
-
 # The drawing's own units; the browser scales them to the box's width.
 # 400 wide: on a 390 px phone the chart gets about 370 px, so its 15-unit labels read at about
 # 14 px; the box stops growing at 30rem (about 18 px labels) on a desktop.
@@ -45,15 +42,47 @@ LEFT, RIGHT, TOP, BOTTOM = 50, 8, 14, 28
 FONT = 15
 
 
-def rating_chart_svg(points: Sequence[ChartPoint], *, title: str) -> str:
-    """An SVG line chart of ``points`` in order (oldest first), with the lowest and highest
-    rating marked on the left and the first and last dates below. "" for no points.
+@dataclass(frozen=True)
+class ChartDot:
+    x: str  # coordinates as printed, one decimal
+    y: str
+    ordinal: int
+    number: int  # the rated match it follows, from 1
+    when: datetime
+
+
+@dataclass(frozen=True)
+class RatingChart:
+    """What ``games/_rating_chart.html`` draws: a line over the dots, the lowest and highest
+    rating on the left and the first and last dates below, in the drawing's units."""
+
+    title: str
+    coords: str  # the polyline's "x,y x,y ..."
+    dots: list[ChartDot]
+    high: int
+    low: int
+    first: datetime
+    last: datetime
+    width: int = WIDTH
+    height: int = HEIGHT
+    left: int = LEFT
+    right: int = WIDTH - RIGHT  # the plot's right edge (x)
+    top: int = TOP
+    bottom: int = HEIGHT - BOTTOM  # the plot's bottom edge (y)
+    font: int = FONT
+    label_x: int = LEFT - 5
+    label_top: int = TOP + 5
+    date_y: int = HEIGHT - 6
+
+
+def rating_chart(points: Sequence[ChartPoint], *, title: str) -> RatingChart | None:
+    """A line chart of ``points`` in order (oldest first); ``None`` for no points.
 
     The points are spaced evenly by match (not by date), so a burst of matches in one day
     stays readable; the dates under the ends say the span.
     """
     if not points:
-        return ""
+        return None
     values = [p.ordinal for p in points]
     low, high = min(values), max(values)
     if high - low < 10:  # a flat line still needs a scale
@@ -68,32 +97,70 @@ def rating_chart_svg(points: Sequence[ChartPoint], *, title: str) -> str:
     def y(value: int) -> float:
         return TOP + span_y * (high - value) / (high - low)
 
-    coords = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
-    dots = "".join(
-        f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3.5"><title>{escape(str(v))} after match '
-        f"{i + 1}, {p.when:%d %b %Y}</title></circle>"
-        for i, (p, v) in enumerate(zip(points, values, strict=True))
+    dots = [
+        ChartDot(f"{x(i):.1f}", f"{y(p.ordinal):.1f}", p.ordinal, i + 1, p.when)
+        for i, p in enumerate(points)
+    ]
+    return RatingChart(
+        title=title,
+        coords=" ".join(f"{d.x},{d.y}" for d in dots),
+        dots=dots,
+        high=high,
+        low=low,
+        first=points[0].when,
+        last=points[-1].when,
     )
-    first, last = points[0].when, points[-1].when
-    label = escape(title)
-    return (
-        f'<svg class="rating-chart" viewBox="0 0 {WIDTH} {HEIGHT}" width="100%" '
-        f'preserveAspectRatio="xMidYMid meet" '
-        f'role="img" aria-label="{label}" '
-        f'xmlns="http://www.w3.org/2000/svg">'
-        f"<title>{label}</title>"
-        f'<g class="axis" font-size="{FONT}" fill="currentColor">'
-        f'<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{HEIGHT - BOTTOM}" stroke="currentColor" '
-        f'stroke-opacity="0.4"/>'
-        f'<line x1="{LEFT}" y1="{HEIGHT - BOTTOM}" x2="{WIDTH - RIGHT}" y2="{HEIGHT - BOTTOM}" '
-        f'stroke="currentColor" stroke-opacity="0.4"/>'
-        f'<text x="{LEFT - 5}" y="{TOP + 5}" text-anchor="end">{high}</text>'
-        f'<text x="{LEFT - 5}" y="{HEIGHT - BOTTOM}" text-anchor="end">{low}</text>'
-        f'<text x="{LEFT}" y="{HEIGHT - 6}">{first:%d %b %Y}</text>'
-        f'<text x="{WIDTH - RIGHT}" y="{HEIGHT - 6}" text-anchor="end">{last:%d %b %Y}</text>'
-        f"</g>"
-        f'<polyline class="line" points="{coords}" fill="none" stroke="currentColor" '
-        f'stroke-width="2.5" stroke-linejoin="round"/>'
-        f'<g class="dots" fill="currentColor">{dots}</g>'
-        f"</svg>"
-    )
+
+
+@dataclass(frozen=True)
+class RatingLine:
+    """A person's rating at one game as the profile shows it."""
+
+    game: str
+    title: str
+    rating: str  # "1234?"
+    matches: int
+    provisional: bool
+    changes: list[str]  # the latest few, newest first: "+14", "-9"
+    chart: RatingChart | None
+
+
+def rating_lines(ratings: Sequence[GameRating], *, owner: str) -> list[RatingLine]:
+    """A profile's ratings (``profile_ratings``) in words, each with its chart."""
+    return [
+        RatingLine(
+            game=r.game,
+            title=r.title,
+            rating=rating_text(r.ordinal, r.matches),
+            matches=r.matches,
+            provisional=r.provisional,
+            changes=[change_text(d) for d in r.deltas],
+            chart=rating_chart(r.points, title=f"{owner}'s {r.title} rating"),
+        )
+        for r in ratings
+    ]
+
+
+@dataclass(frozen=True)
+class SeatChangeLine:
+    """One seat's change on a finished table: "+14", now "1114?"."""
+
+    seat: int
+    name: str
+    change: str
+    delta: int
+    rating: str
+
+
+def seat_change_lines(changes: Mapping[int, SeatChange], names: list[str]) -> list[SeatChangeLine]:
+    """A rated table's changes (``match_rating_changes``), by seat."""
+    return [
+        SeatChangeLine(
+            seat=c.seat,
+            name=names[c.seat],
+            change=change_text(c.delta),
+            delta=c.delta,
+            rating=rating_text(c.ordinal, c.matches),
+        )
+        for _, c in sorted(changes.items())
+    ]

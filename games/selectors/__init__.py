@@ -18,18 +18,20 @@ from games.selectors.lobby import (
     user_matches_page,
 )
 from games.selectors.table import (
+    TableData,
     match_seats,
-    match_table_context,
+    match_table,
     seat_of,
 )
 
 __all__ = [
     "MatchListing",
+    "TableData",
     "lobby_open_matches",
     "lobby_watchable_matches",
     "match_poll_version",
     "match_seats",
-    "match_table_context",
+    "match_table",
     "match_visible",
     "match_visible_or_404",
     "matches_visible_q",

@@ -1,5 +1,5 @@
 """A person's matches and figures: the history list, its filter counts and the profile's
-statistics (docs/history.md).
+statistics (docs/history.md), as values: ``games.presentation.results`` words them.
 
 Every read is a fixed number of queries over the result columns of ``Seat`` (``result``,
 ``score``, ``rank``) and the columns of ``Match``: none loads a snapshot (``state`` and
@@ -37,10 +37,11 @@ from django.db.models import (
 )
 from django.utils import timezone
 
+from games.engines import get_engine, registered
 from games.filters import IN_PLAY, HistoryFilters, opponent_value
-from games.models import BotLevel, Match, RatingChange, Result, Seat
-from games.presentation.ratings import change_text
+from games.models import Match, RatingChange, Result, Seat
 from games.selectors.access import matches_visible_q
+from games.selectors.facts import MatchFacts, SeatFacts, match_facts, seat_facts
 
 PAGE_SIZE = 20
 HEAD_TO_HEAD_PAGE_SIZE = 20
@@ -49,80 +50,43 @@ FORM_LENGTH = 10
 Status = Match.Status
 
 
-# --- Words for a seat's result -----------------------------------------------------------
-
-
-ORDINAL_SUFFIXES = {1: "st", 2: "nd", 3: "rd"}
-
-
-def ordinal(n: int) -> str:
-    """``1st``, ``2nd``, ``3rd``, ``4th`` ... ``11th``, ``12th``, ``21st``."""
-    suffix = "th" if 10 <= n % 100 <= 20 else ORDINAL_SUFFIXES.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
 @dataclass(frozen=True)
-class ResultWords:
-    """A seat's result as a page shows it: ``key`` for styling and tests ("won", "lost",
-    "drawn", "in_play", "waiting", "finished"), ``label`` ("Lost") and, in a match of three or
-    more seats, ``place`` ("2nd of 4", "=2nd of 4" when another seat shares the rank)."""
+class SeatResult:
+    """What a seat's result is made of: the match's status, the seat's result and rank, and
+    whether another seat shares that rank (``games.presentation.results`` words it)."""
 
-    key: str
-    label: str
-    place: str = ""
-
-    @property
-    def text(self) -> str:
-        return f"{self.label}, {self.place}" if self.place else self.label
+    status: str
+    result: str | None
+    rank: int | None
+    tied: bool
+    num_players: int
 
 
-def result_words(*, match: Match, seat: Seat | None, seats: Iterable[Seat]) -> ResultWords:
+def seat_result(*, match: Match, seat: Seat | None, seats: Iterable[Seat]) -> SeatResult:
     """``seat``'s result in ``match`` (``seats``: all the match's seats, already read)."""
-    if match.status == Status.WAITING:
-        return ResultWords("waiting", "Waiting")
-    if match.status == Status.ACTIVE:
-        return ResultWords(IN_PLAY, "In play")
-    if seat is None or seat.result is None:
-        return ResultWords("finished", "Finished")
-    place = ""
-    if match.num_players >= 3 and seat.rank is not None:
-        tied = any(s.rank == seat.rank and s.index != seat.index for s in seats)
-        place = f"{'=' if tied else ''}{ordinal(seat.rank)} of {match.num_players}"
-    return ResultWords(seat.result, Result(seat.result).label, place)
+    if seat is None:
+        return SeatResult(match.status, None, None, False, match.num_players)
+    tied = seat.rank is not None and any(
+        s.rank == seat.rank and s.index != seat.index for s in seats
+    )
+    return SeatResult(match.status, seat.result, seat.rank, tied, match.num_players)
 
 
 # --- The history list ----------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class Opponent:
-    """Someone across the table: a person (``username``) or a bot (``bot_level``)."""
-
-    name: str
-    username: str | None = None
-    bot_level: str | None = None
-
-
-def bot_name(level: str) -> str:
-    return f"{BotLevel(level).label} bot"
-
-
-@dataclass(frozen=True)
 class HistoryRow:
     """One match of a history list, from the listed person's seat."""
 
-    match: Match
-    seat: Seat
-    opponents: list[Opponent]
+    match: MatchFacts
+    seat: int
+    opponents: list[SeatFacts]
     open_seats: int
-    result: ResultWords
+    result: SeatResult
     moves: int  # moves made by seats: the log's entries less the server's deals
-    rounds: int | None  # rounds dealt, for games of several rounds (Gulliver)
-    rating_change: str = ""  # "+14", "-9" once the match is rated (docs/ratings.md)
-
-    @property
-    def replayable(self) -> bool:
-        return self.match.status != Status.WAITING
+    rounds: int | None  # rounds dealt, for games of several rounds
+    rating_delta: int | None  # the rating change once the match is rated (docs/ratings.md)
 
 
 def _day_start(day: datetime.date) -> datetime.datetime:
@@ -176,28 +140,17 @@ def _rating_delta() -> Subquery:
 def _row(seat: Seat) -> HistoryRow:
     match = seat.match
     seats = list(match.seats.all())
-    opponents = [
-        Opponent(s.user.username, username=s.user.username)
-        if s.user_id is not None
-        else Opponent(bot_name(s.bot_level), bot_level=s.bot_level)
-        for s in seats
-        if s.index != seat.index
-    ]
-    several = match.game == Match.Game.GULLIVER
+    several = get_engine(match.game).has_rounds
     return HistoryRow(
-        match=match,
-        seat=seat,
-        opponents=opponents,
+        match=match_facts(match),
+        seat=seat.index,
+        opponents=[s for s in seat_facts(seats) if s.index != seat.index],
         open_seats=match.num_players - len(seats),
-        result=result_words(match=match, seat=seat, seats=seats),
+        result=seat_result(match=match, seat=seat, seats=seats),
         moves=max(0, match.ply - (match.rounds - 1)),
         rounds=match.rounds if several and match.status != Status.WAITING else None,
-        rating_change=_change_words(getattr(seat, "rating_delta", None)),
+        rating_delta=getattr(seat, "rating_delta", None),
     )
-
-
-def _change_words(delta: int | None) -> str:
-    return "" if delta is None else change_text(delta)
 
 
 def match_history(
@@ -233,7 +186,7 @@ def history_counts(*, user: AbstractBaseUser) -> dict[str, dict[str, int]]:
     (``{"game": {...}, "result": {...}, "status": {...}}``, plus ``{"all": {"all": n}}``):
     one aggregate query with a conditional ``Count`` per value."""
     counts = {
-        "game": {g: Q(match__game=g) for g in Match.Game.values},
+        "game": {e.name: Q(match__game=e.name) for e in registered()},
         "result": {r: Q(result=r) for r in Result.values}
         | {IN_PLAY: Q(match__status=Status.ACTIVE)},
         "status": {s: Q(match__status=s) for s in Status.values},
@@ -252,9 +205,9 @@ def history_counts(*, user: AbstractBaseUser) -> dict[str, dict[str, int]]:
     return figures
 
 
-def history_opponents(*, user: AbstractBaseUser) -> list[tuple[str, str, int]]:
-    """Everyone ``user`` has sat with, as ``(filter value, name, matches together)``: people
-    by name, then bot levels. One aggregate query."""
+def history_opponents(*, user: AbstractBaseUser) -> list[tuple[str, str | None, str | None, int]]:
+    """Everyone ``user`` has sat with, as ``(filter value, username, bot level, matches
+    together)``: people by name, then bot levels. One aggregate query."""
     rows = (
         Seat.objects.filter(match__seats__user_id=user.pk)
         .exclude(user_id=user.pk)
@@ -265,7 +218,8 @@ def history_opponents(*, user: AbstractBaseUser) -> list[tuple[str, str, int]]:
     return [
         (
             opponent_value(username=r["user__username"], bot_level=r["bot_level"]),
-            r["user__username"] or bot_name(r["bot_level"]),
+            r["user__username"],
+            r["bot_level"],
             r["together"],
         )
         for r in rows
@@ -280,7 +234,7 @@ class GameStats:
     """One game's finished matches of a person."""
 
     game: str
-    title: str
+    title: str  # the game's title, from its engine
     played: int
     won: int
     lost: int
@@ -294,12 +248,12 @@ class GameStats:
 
 
 @dataclass(frozen=True)
-class FormEntry:
+class FormResult:
     """One finished result of the recent form, newest first."""
 
     match_id: int
-    title: str
-    result: ResultWords
+    title: str  # the game's title
+    result: SeatResult
 
 
 @dataclass(frozen=True)
@@ -311,7 +265,6 @@ class HeadToHead:
     A bot level is one opponent, met once per bot seat of that level.
     """
 
-    name: str
     username: str | None
     bot_level: str | None
     played: int
@@ -324,7 +277,7 @@ class HeadToHead:
 @dataclass(frozen=True)
 class UserStats:
     games: list[GameStats]
-    form: list[FormEntry]
+    form: list[FormResult]
     head_to_head: Page  # of HeadToHead, the viewer's own row first
 
 
@@ -349,7 +302,7 @@ def _game_stats(seats: QuerySet[Seat]) -> list[GameStats]:
     return [
         GameStats(
             game=r["match__game"],
-            title=Match.Game(r["match__game"]).label,
+            title=get_engine(r["match__game"]).title,
             played=r["played"],
             won=r["won"],
             lost=r["lost"],
@@ -360,7 +313,7 @@ def _game_stats(seats: QuerySet[Seat]) -> list[GameStats]:
     ]
 
 
-def _recent_form(seats: QuerySet[Seat]) -> list[FormEntry]:
+def _recent_form(seats: QuerySet[Seat]) -> list[FormResult]:
     shared = Seat.objects.filter(match_id=OuterRef("match_id"), rank=OuterRef("rank")).exclude(
         pk=OuterRef("pk")
     )
@@ -372,15 +325,14 @@ def _recent_form(seats: QuerySet[Seat]) -> list[FormEntry]:
             :FORM_LENGTH
         ]
     )
-    form = []
-    for r in rows:
-        place = ""
-        if r["match__num_players"] >= 3 and r["rank"] is not None:
-            place = f"{'=' if r['tied'] else ''}{ordinal(r['rank'])} of {r['match__num_players']}"
-        words = ResultWords(r["result"], Result(r["result"]).label, place)
-        title = f"{Match.Game(r['match__game']).label} #{r['match_id']}"
-        form.append(FormEntry(r["match_id"], title, words))
-    return form
+    return [
+        FormResult(
+            r["match_id"],
+            get_engine(r["match__game"]).title,
+            SeatResult(Status.FINISHED, r["result"], r["rank"], r["tied"], r["match__num_players"]),
+        )
+        for r in rows
+    ]
 
 
 def _head_to_head(
@@ -425,7 +377,6 @@ def _head_to_head(
     others_profile = viewer.pk != owner.pk
     result.object_list = [
         HeadToHead(
-            name=r["user__username"] or bot_name(r["bot_level"]),
             username=r["user__username"],
             bot_level=r["bot_level"],
             played=r["played"],

@@ -23,20 +23,29 @@ from django.db.models import (
 )
 
 from games.models import Match, Seat
-from games.selectors.history import ResultWords, result_words
-from games.selectors.table import seat_names
+from games.selectors.facts import MatchFacts, SeatFacts, match_facts, seat_facts
+from games.selectors.history import SeatResult, seat_result
 
 
 @dataclass(frozen=True)
 class MatchListing:
-    """A row of a list of matches. ``result``: the listed person's result once the match is
-    over ("Won", "Lost, 2nd of 4"), from the seats already read; ``None`` before that."""
+    """A row of a list of matches. ``seat``: the listed person's seat, if any; ``result``:
+    their result once the match is over, from the seats already read; ``None`` before that."""
 
-    match: Match
-    seat: Seat | None
+    match: MatchFacts
+    seat: int | None
     your_turn: bool
-    names: list[str]
-    result: ResultWords | None = None
+    seats: list[SeatFacts]
+    result: SeatResult | None = None
+
+
+def _listing(m: Match, seat: Seat | None = None, your_turn: bool = False) -> MatchListing:
+    seats = list(m.seats.all())
+    result = None
+    if m.status == Match.Status.FINISHED:
+        result = seat_result(match=m, seat=seat, seats=seats)
+    index = None if seat is None else seat.index
+    return MatchListing(match_facts(m), index, your_turn, seat_facts(seats), result)
 
 
 def _listed(qs: QuerySet[Match]) -> QuerySet[Match]:
@@ -50,7 +59,7 @@ def lobby_open_matches(*, user: AbstractBaseUser) -> list[MatchListing]:
     qs = _listed(
         Match.objects.filter(public=True, status=Match.Status.WAITING).exclude(seats__user=user)
     ).order_by("created_at")
-    return [MatchListing(m, None, False, seat_names(m, m.seats.all())) for m in qs]
+    return [_listing(m) for m in qs]
 
 
 # The lobby shows the liveliest public matches to watch, not every one.
@@ -62,7 +71,7 @@ def lobby_watchable_matches(*, user: AbstractBaseUser) -> list[MatchListing]:
     qs = _listed(
         Match.objects.filter(public=True, status=Match.Status.ACTIVE).exclude(seats__user=user)
     ).order_by("-updated_at")[:WATCHABLE_LENGTH]
-    return [MatchListing(m, None, False, seat_names(m, m.seats.all())) for m in qs]
+    return [_listing(m) for m in qs]
 
 
 # "Your matches" in the lobby, a page at a time.
@@ -89,11 +98,7 @@ def _user_matches_query(user: AbstractBaseUser) -> QuerySet[Match]:
 
 def _user_listing(m: Match, user: AbstractBaseUser) -> MatchListing:
     seat = next((s for s in m.seats.all() if s.user_id == user.pk), None)
-    your_turn = m.your_turn and m.status == Match.Status.ACTIVE
-    result = None
-    if m.status == Match.Status.FINISHED:
-        result = result_words(match=m, seat=seat, seats=m.seats.all())
-    return MatchListing(m, seat, your_turn, seat_names(m, m.seats.all()), result)
+    return _listing(m, seat, m.your_turn and m.status == Match.Status.ACTIVE)
 
 
 def user_matches(*, user: AbstractBaseUser, limit: int | None = None) -> list[MatchListing]:

@@ -1,5 +1,6 @@
 """Ratings for pages (docs/ratings.md): a finished table's changes, the leaderboard and a
-profile's ratings with their charts. Each is a fixed number of queries.
+profile's ratings with their charts' points, as numbers (``games.presentation.ratings`` words
+and draws them). Each is a fixed number of queries.
 
 A rating and its rated count are public figures (the leaderboard shows them to everyone signed
 in). What ties a change to one match (a table's changes, a chart's points) shows only where
@@ -10,18 +11,16 @@ the matches its viewer may see.
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.paginator import Page, Paginator
 from django.db.models import BooleanField, ExpressionWrapper, F, Q, QuerySet, Value
 from django.utils import timezone
-from django.utils.safestring import SafeString, mark_safe
 
 from games import skill
-from games.engines import GAME_TITLES
-from games.models import BotLevel, Match, Rating, RatingChange, RatingStatus
-from games.presentation.ratings import ChartPoint, change_text, rating_chart_svg, rating_text
+from games.engines import get_engine
+from games.models import Match, Rating, RatingChange, RatingStatus
 from games.selectors.access import matches_visible_q
 
 LEADERBOARD_PAGE_SIZE = 50
@@ -31,12 +30,12 @@ LEADERBOARD_RECENT_DAYS = 90
 
 @dataclass(frozen=True)
 class SeatChange:
-    """One seat's rating change on a finished table: "+14", now "1114?"."""
+    """One seat's rating change on a finished table, and its rating after it."""
 
     seat: int
-    change: str
     delta: int
-    rating: str
+    ordinal: int
+    matches: int  # rated matches after this one
 
 
 def match_rating_changes(*, match: Match) -> dict[int, SeatChange]:
@@ -47,10 +46,7 @@ def match_rating_changes(*, match: Match) -> dict[int, SeatChange]:
     rows = RatingChange.objects.filter(match_id=match.pk).order_by("seat")
     return {
         r.seat: SeatChange(
-            seat=r.seat,
-            change=change_text(r.delta),
-            delta=r.delta,
-            rating=rating_text(r.ordinal_after, r.matches_after),
+            seat=r.seat, delta=r.delta, ordinal=r.ordinal_after, matches=r.matches_after
         )
         for r in rows.only("seat", "ordinal_before", "ordinal_after", "matches_after")
     }
@@ -65,10 +61,8 @@ class BoardRow:
     """One line of a leaderboard: a person or a bot level, in place by rating."""
 
     place: int
-    name: str
     username: str | None
     bot_level: str | None
-    rating: str
     ordinal: int
     matches: int
     provisional: bool
@@ -101,10 +95,8 @@ def leaderboard(*, game: str, page: int = 1, now: datetime.datetime | None = Non
     result.object_list = [
         BoardRow(
             place=start + i,
-            name=r.user.username if r.user_id else f"{BotLevel(r.bot_level).label} bot",
             username=r.user.username if r.user_id else None,
             bot_level=r.bot_level,
-            rating=rating_text(skill.display_ordinal(r.mu, r.sigma), r.matches),
             ordinal=skill.display_ordinal(r.mu, r.sigma),
             matches=r.matches,
             provisional=skill.is_provisional(r.matches),
@@ -115,17 +107,24 @@ def leaderboard(*, game: str, page: int = 1, now: datetime.datetime | None = Non
 
 
 @dataclass(frozen=True)
+class ChartPoint:
+    """The rating shown after one rated match, and when that match finished."""
+
+    when: datetime.datetime
+    ordinal: int
+
+
+@dataclass(frozen=True)
 class GameRating:
-    """A person's rating at one game, for the profile, with its chart."""
+    """A person's rating at one game, for the profile, with its chart's points."""
 
     game: str
-    title: str
-    rating: str
+    title: str  # the game's title, from its engine
     ordinal: int
     matches: int
     provisional: bool
-    changes: list[str] = field(default_factory=list)  # the latest few, newest first
-    chart: SafeString = field(default_factory=lambda: mark_safe(""))
+    deltas: list[int]  # the latest few changes, newest first
+    points: list[ChartPoint]  # oldest first
 
 
 RECENT_CHANGES = 5
@@ -176,21 +175,15 @@ def profile_ratings(
             continue
         points[game].append(ChartPoint(when=change.match.finished_at, ordinal=change.ordinal_after))
         deltas[game].append(change.delta)
-    out = []
-    for game, r in ratings.items():
-        title = GAME_TITLES.get(game, game)
-        ordinal = skill.display_ordinal(r.mu, r.sigma)
-        svg = rating_chart_svg(points[game], title=f"{user.get_username()}'s {title} rating")
-        out.append(
-            GameRating(
-                game=game,
-                title=title,
-                rating=rating_text(ordinal, r.matches),
-                ordinal=ordinal,
-                matches=r.matches,
-                provisional=skill.is_provisional(r.matches),
-                changes=[change_text(d) for d in reversed(deltas[game][-RECENT_CHANGES:])],
-                chart=mark_safe(svg),  # numbers and escaped text only
-            )
+    return [
+        GameRating(
+            game=game,
+            title=get_engine(game).title,
+            ordinal=skill.display_ordinal(r.mu, r.sigma),
+            matches=r.matches,
+            provisional=skill.is_provisional(r.matches),
+            deltas=list(reversed(deltas[game][-RECENT_CHANGES:])),
+            points=points[game],
         )
-    return out
+        for game, r in ratings.items()
+    ]

@@ -27,8 +27,11 @@ def _iso(moment: dt.datetime | None) -> str | None:
     return utc.replace(tzinfo=None).isoformat(timespec="milliseconds") + "Z"
 
 
-def match_record(*, match: Match, seats: Sequence[Seat], viewer_seat: Seat | None) -> dict:
-    """The record of ``match`` as ``viewer_seat`` (``None``: a spectator) may have it.
+def match_record(
+    *, match: Match, seats: Sequence[Seat], names: Sequence[str], viewer_seat: Seat | None
+) -> dict:
+    """The record of ``match`` as ``viewer_seat`` (``None``: a spectator) may have it, each
+    seat under its name in ``names`` (by index, as the pages word them).
 
     Once the match is over: everything, seed and salt included, so anyone can replay it. While
     it runs (or waits): what every seat may see, no seed, salt, unkeyed hash or secret option
@@ -49,7 +52,7 @@ def match_record(*, match: Match, seats: Sequence[Seat], viewer_seat: Seat | Non
     record_seats = [
         RecordSeat(
             index=s.index,
-            name=s.display_name,
+            name=names[s.index],
             bot_level=s.bot_level,
             username=None if s.user_id is None else s.user.username,
         )

@@ -1,27 +1,26 @@
-"""One match's table: the seat's view, the seats' names and the latest logged events."""
+"""One match's table as data: the match's public facts, the seats, the asking seat's
+``engine.view`` and the latest log entries redacted for that seat (``games.presentation``
+words it: ``table_page``)."""
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
 from games.engines import get_engine
+from games.logs import EVENT_LOG_LENGTH, LogEntry
 from games.models import Match, Move, Seat
-from games.presentation import EVENT_LOG_LENGTH, LogEntry, table_build
-from games.selectors.ratings import match_rating_changes
+from games.selectors.facts import MatchFacts, SeatFacts, match_facts, seat_facts
+from games.selectors.ratings import SeatChange, match_rating_changes
 
 
 def match_seats(*, match_id: int) -> list[Seat]:
     """The taken seats of a match with their users, by index: the one seat read of a request."""
     return list(Seat.objects.filter(match_id=match_id).select_related("user").order_by("index"))
-
-
-def seat_names(match: Match, seats: Sequence[Seat]) -> list[str]:
-    """Every seat's name by index, "(open seat)" for one nobody has taken yet."""
-    taken = {s.index: s.display_name for s in seats}
-    return [taken.get(i, "(open seat)") for i in range(match.num_players)]
 
 
 def seat_of(seats: Sequence[Seat], user: AbstractBaseUser) -> Seat | None:
@@ -55,48 +54,68 @@ def match_log(*, match: Match, seat: int | None) -> list[LogEntry]:
     return log
 
 
-def match_table_context(
+@dataclass(frozen=True)
+class TableData:
+    """What one seat (``None``: a spectator) may see of a match's table, as data.
+
+    ``view`` is ``engine.view(state, seat)`` (``None`` before the deal). ``log_append``: the
+    log holds only the entry the asking seat's own move just made (that page already shows
+    the rest, and puts the new lines on top of its log).
+    """
+
+    match: MatchFacts
+    seat: SeatFacts | None
+    seats: list[SeatFacts]
+    view: dict[str, Any] | None
+    log: list[LogEntry]
+    log_append: bool = False
+    deadline_at: datetime.datetime | None = None  # while a person is awaited
+    rating_changes: dict[int, SeatChange] = field(default_factory=dict)
+
+    @property
+    def free_seats(self) -> int:
+        return self.match.num_players - len(self.seats)
+
+
+def match_table(
     *,
     match: Match,
     seat: Seat | None,
     seats: Sequence[Seat] | None = None,
     appended: Move | None = None,
-) -> dict[str, Any]:
-    """Everything the ``#table`` partial renders, for ``seat`` (``None``: a spectator).
+    creator: bool = False,
+) -> TableData:
+    """The table for ``seat`` (``None``: a spectator).
 
     ``seats`` are the match's seats with their users when the caller has read them already.
-    ``appended`` is the entry the asking seat's own move just logged: that page already shows
-    the log up to it, so the table carries only that entry's lines (``log_append``) for the
-    page to put on top of its log, and the log is not read again.
+    ``appended`` is the entry the asking seat's own move just logged: the log is then that
+    entry alone, and is not read again. ``creator=True`` reads the creator's name too.
     """
     seats = list(seats) if seats is not None else match_seats(match_id=match.pk)
-    names = seat_names(match, seats)
-    context: dict[str, Any] = {
-        "match": match,
-        "seat": seat,
-        "seats": seats,
-        "names": names,
-        "free_seats": match.num_players - len(seats),
-        "table": None,
-        "deadline_at": None,
-    }
-    people = {s.index for s in seats if s.bot_level is None}
-    if match.status == Match.Status.ACTIVE and people.intersection(match.awaiting):
-        context["deadline_at"] = match.deadline_at
-    if match.status == Match.Status.FINISHED:
-        # One query, and only on a finished table: nothing is rated during play.
-        changes = match_rating_changes(match=match)
-        context["rating_changes"] = [(names[i], changes[i]) for i in sorted(changes)]
-    if match.state is None:
-        return context
-    engine = get_engine(match.game)
     index = None if seat is None else seat.index
-    view = engine.view(engine.load(match.state), index)
-    if appended is None:
-        log = match_log(match=match, seat=index)
-    else:
-        events = engine.redact(appended.events, index)
-        log = [LogEntry(seat=appended.seat, events=events, auto=appended.auto)]
-        context["log_append"] = True
-    context["table"] = table_build(match.game, view=view, names=names, log=log)
-    return context
+    facts = seat_facts(seats)
+    people = {s.index for s in seats if s.bot_level is None}
+    deadline_at = None
+    if match.status == Match.Status.ACTIVE and people.intersection(match.awaiting):
+        deadline_at = match.deadline_at
+    # One query, and only on a finished table: nothing is rated during play.
+    changes = match_rating_changes(match=match) if match.status == Match.Status.FINISHED else {}
+    view, log = None, []
+    if match.state is not None:
+        engine = get_engine(match.game)
+        view = engine.view(engine.load(match.state), index)
+        if appended is None:
+            log = match_log(match=match, seat=index)
+        else:
+            events = engine.redact(appended.events, index)
+            log = [LogEntry(seat=appended.seat, events=events, auto=appended.auto)]
+    return TableData(
+        match=match_facts(match, creator=creator),
+        seat=None if index is None else next(s for s in facts if s.index == index),
+        seats=facts,
+        view=view,
+        log=log,
+        log_append=appended is not None,
+        deadline_at=deadline_at,
+        rating_changes=changes,
+    )

@@ -31,9 +31,9 @@ from django.utils import timezone
 from games import bots
 from games.engines import get_engine, replay
 from games.models import AnalysedDecision, AnalysisStatus, Match, MatchAnalysis, Move, Seat
-from games.presentation import faraway as faraway_words
-from games.presentation import gulliver as gulliver_words
-from games.selectors.table import seat_names
+from games.presentation import move_text
+from games.presentation.names import seat_names
+from games.selectors.facts import seat_facts
 from games.services.errors import Rejected
 
 logger = logging.getLogger(__name__)
@@ -41,9 +41,6 @@ logger = logging.getLogger(__name__)
 # An analysis that has not moved in this long while pending or running has lost its task (the
 # broker was down when it was sent, say): asking again sends it once more, at no cost.
 STALLED_AFTER = timedelta(minutes=2)
-
-# Each game's move labels (the table's words for a move), keyed like the engines' registry.
-MOVE_LABELS = {"faraway": faraway_words.move_label, "gulliver": gulliver_words.move_label}
 
 
 class AnalysisRefused(Rejected):
@@ -199,7 +196,8 @@ def _judge_slice(
     if not left:
         return
     engine = get_engine(match.game)
-    names = seat_names(match, list(Seat.objects.filter(match_id=match.pk).select_related("user")))
+    seats = Seat.objects.filter(match_id=match.pk).select_related("user")
+    names = seat_names(match.num_players, seat_facts(seats))
     budget = analysis_budget()
     last = max(left)
     rows = (
@@ -231,12 +229,6 @@ def _judged(analysis: MatchAnalysis, ply: int) -> bool:
     return AnalysedDecision.objects.filter(analysis_id=analysis.pk, ply=ply).exists()
 
 
-def move_words(game: str, move: dict[str, Any], view: dict[str, Any], names: list[str]) -> str:
-    """``move`` in words as the table labels it for ``view``'s seat ("Take 5 Moon-Face from the
-    discards")."""
-    return MOVE_LABELS[game](move, view, names)[1]
-
-
 def _decision_store(
     analysis: MatchAnalysis,
     ply: int,
@@ -251,13 +243,13 @@ def _decision_store(
     values: dict[str, Any] = {
         "seat": seat,
         "played": played,
-        "played_text": move_words(game, played, view, names)[:200],
+        "played_text": move_text(game, played, view, names)[:200],
         "judged": assessment is not None,
     }
     if assessment is not None:
         values |= {
             "best": assessment.best,
-            "best_text": move_words(game, assessment.best, view, names)[:200],
+            "best_text": move_text(game, assessment.best, view, names)[:200],
             "played_chance": assessment.played_chance,
             "best_chance": assessment.best_chance,
             "cost": assessment.cost,

@@ -20,8 +20,10 @@ from django.views.decorators.http import require_http_methods
 from django_ratelimit.core import get_usage
 
 from games.models import AnalysisStatus, Match, MatchAnalysis, Seat
+from games.presentation.analysis import analysis_report
 from games.selectors import seat_of
-from games.selectors.analysis import analysis_of, analysis_report
+from games.selectors.analysis import analysis_data, analysis_of
+from games.selectors.facts import match_facts
 from games.services.analysis import (
     AnalysisRefused,
     analysis_may_request,
@@ -99,9 +101,8 @@ def _refused(
         context = analysis_context(request, match, seats, analysis_of(match))
         context["refusal"] = message
         return render(request, PANEL, context, status=status)
-    return render(
-        request, "games/replay_refused.html", {"match": match, "message": message}, status=status
-    )
+    context = {"match": match_facts(match), "message": message}
+    return render(request, "games/replay_refused.html", context, status=status)
 
 
 def analysis_context(
@@ -113,13 +114,11 @@ def analysis_context(
     report = None
     if analysis is not None and analysis.status == AnalysisStatus.DONE:
         report = analysis_report(
-            match=match,
-            seats=seats,
-            analysis=analysis,
+            analysis_data(match=match, seats=seats, analysis=analysis),
             viewer=None if viewer is None else viewer.index,
         )
     return {
-        "match": match,
+        "match": match_facts(match),
         "analysis": analysis,
         "analysis_report": report,
         "analysis_polling": analysis is not None and analysis.status in RUNNING_STATES,

@@ -13,6 +13,7 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
 from games.filters import HistoryFilterForm
+from games.presentation.results import history_lines, opponent_choices
 from games.selectors.history import history_counts, history_opponents, match_history
 from games.views.common import login_required_htmx
 
@@ -26,10 +27,13 @@ def history(request: HttpRequest) -> HttpResponse:
     # The counts appear beside the form's choices, which a partial does not redraw.
     counts = None if partial else history_counts(user=request.user)
     form = HistoryFilterForm(
-        request.GET, opponents=history_opponents(user=request.user), counts=counts
+        request.GET,
+        opponents=opponent_choices(history_opponents(user=request.user)),
+        counts=counts,
     )
     filters = form.filters()
     page = match_history(user=request.user, filters=filters)
+    page.object_list = history_lines(page.object_list)
     context = {
         "form": form,
         "filters": filters,

@@ -8,8 +8,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from games.engines import GAME_TITLES
+from games.engines import get_engine, registered
 from games.filters import page_number
+from games.presentation.leaderboard import board_lines
 from games.selectors.ratings import (
     LEADERBOARD_MIN_MATCHES,
     LEADERBOARD_RECENT_DAYS,
@@ -23,16 +24,19 @@ from games.skill import PROVISIONAL_BELOW
 @login_required
 @require_GET
 def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
-    if game not in GAME_TITLES:
-        raise Http404("There is no such game.")
+    try:
+        title = get_engine(game).title
+    except KeyError:
+        raise Http404("There is no such game.") from None
     page = leaderboard_page(game=game, page=page_number(request.GET.get("page")))
+    page.object_list = board_lines(page.object_list)
     return render(
         request,
         "games/leaderboard.html",
         {
             "game": game,
-            "title": GAME_TITLES[game],
-            "games": GAME_TITLES.items(),
+            "title": title,
+            "games": [(e.name, e.title) for e in registered()],
             "page": page,
             "min_matches": LEADERBOARD_MIN_MATCHES,
             "recent_days": LEADERBOARD_RECENT_DAYS,

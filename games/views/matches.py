@@ -10,15 +10,17 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games.engines import ENGINE_NAMES
+from games.engines import registered
 from games.filters import page_number
 from games.forms import MatchNewForm
 from games.models import Match
+from games.presentation.results import listing_lines
+from games.presentation.table import table_page
 from games.selectors import (
     lobby_open_matches,
     lobby_watchable_matches,
     match_seats,
-    match_table_context,
+    match_table,
     seat_of,
     user_matches,
     user_matches_page,
@@ -29,24 +31,24 @@ from games.views.common import visible_match
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    context: dict[str, Any] = {"games": Match.Game.choices}
+    context: dict[str, Any] = {"games": registered()}
     if request.user.is_authenticated:
-        context["my_matches"] = user_matches(user=request.user, limit=5)
+        context["my_matches"] = listing_lines(user_matches(user=request.user, limit=5))
     return render(request, "home.html", context)
 
 
 @login_required
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
+    mine = user_matches_page(user=request.user, page=page_number(request.GET.get("page")))
+    mine.object_list = listing_lines(mine.object_list)
     return render(
         request,
         "games/lobby.html",
         {
-            "open_matches": lobby_open_matches(user=request.user),
-            "watchable_matches": lobby_watchable_matches(user=request.user),
-            "my_matches": user_matches_page(
-                user=request.user, page=page_number(request.GET.get("page"))
-            ),
+            "open_matches": listing_lines(lobby_open_matches(user=request.user)),
+            "watchable_matches": listing_lines(lobby_watchable_matches(user=request.user)),
+            "my_matches": mine,
         },
     )
 
@@ -54,7 +56,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def match_new(request: HttpRequest) -> HttpResponse:
-    initial = {"game": request.GET["game"]} if request.GET.get("game") in ENGINE_NAMES else {}
+    games = {e.name for e in registered()}
+    initial = {"game": request.GET["game"]} if request.GET.get("game") in games else {}
     form = MatchNewForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
@@ -91,7 +94,7 @@ def match_invite(request: HttpRequest, token: str) -> HttpResponse:
     seats = match_seats(match_id=match.pk)
     if seat_of(seats, request.user) is not None:
         return redirect("match_detail", pk=match.pk)
-    context = match_table_context(match=match, seat=None, seats=seats)
+    context = table_page(match_table(match=match, seat=None, seats=seats, creator=True))
     return render(request, "games/match_invite.html", context)
 
 

@@ -8,7 +8,9 @@ from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_GET
 
 from games.models import Match
+from games.presentation.names import seat_names
 from games.selectors import seat_of
+from games.selectors.facts import seat_facts
 from games.selectors.records import match_record
 from games.views.common import login_required_htmx, visible_match
 
@@ -20,7 +22,10 @@ def match_record_json(request: HttpRequest, pk: int) -> HttpResponse:
     seat's (or a spectator's) version while it runs; a private match of others is a 404.
     ``?download=1`` offers it as a file."""
     match, seats = visible_match(request, pk)
-    record = match_record(match=match, seats=seats, viewer_seat=seat_of(seats, request.user))
+    names = seat_names(match.num_players, seat_facts(seats))
+    record = match_record(
+        match=match, seats=seats, names=names, viewer_seat=seat_of(seats, request.user)
+    )
     body = json.dumps(record, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     response = HttpResponse(body.encode("utf-8"), content_type="application/json")
     if match.status == Match.Status.FINISHED:

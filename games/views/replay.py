@@ -18,13 +18,13 @@ from django.views.decorators.http import require_GET
 from django_htmx.http import push_url
 
 from games.models import Match
+from games.presentation.analysis import mark_of, marks_attach
+from games.presentation.names import seat_names
+from games.presentation.replay import perspective_choices, replay_frame_words, replay_rounds
 from games.selectors import seat_of
-from games.selectors.analysis import analysis_mark_at, analysis_of, marks_attach
-from games.selectors.replay import (
-    replay_frame,
-    replay_perspectives,
-    replay_rounds,
-)
+from games.selectors.analysis import analysis_decision_at, analysis_of
+from games.selectors.facts import match_facts, seat_facts
+from games.selectors.replay import replay_frame, replay_log, replay_perspectives
 from games.views.analysis import analysis_context
 from games.views.common import login_required_htmx, visible_match
 
@@ -39,7 +39,7 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
         messages.info(request, "There is nothing to replay until the match begins.")
         return redirect("match_detail", pk=match.pk)
     viewer = seat_of(seats, request.user)
-    allowed = replay_perspectives(match=match, seats=seats, viewer=viewer)
+    allowed = replay_perspectives(match=match, viewer=viewer)
     wanted = request.GET.get("as")
     perspective = next((p for p in allowed if p.key == wanted), None)
     if wanted is not None and perspective is None:
@@ -60,16 +60,19 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
         except ValueError:
             return _refused(request, match, "A position is a move number, such as ?ply=12.", 400)
         ply = max(0, min(ply, match.ply))
-    frame = replay_frame(match=match, seats=seats, ply=ply, perspective=perspective)
+    frame = replay_frame_words(
+        replay_frame(match=match, seats=seats, ply=ply, perspective=perspective)
+    )
+    names = seat_names(match.num_players, seat_facts(seats))
     analysis = analysis_of(match)
+    decision = analysis_decision_at(analysis=analysis, ply=ply)
     viewer_index = None if viewer is None else viewer.index
+    facts = match_facts(match)
     context = {
-        "match": match,
+        "match": facts,
         "frame": frame,
-        "perspectives": allowed,
-        "frame_mark": analysis_mark_at(
-            match=match, seats=seats, analysis=analysis, ply=ply, viewer=viewer_index
-        ),
+        "perspectives": perspective_choices(allowed, names),
+        "frame_mark": None if decision is None else mark_of(decision, names, viewer_index),
     }
     if request.htmx:
         # The frame's own address, clamped, goes in the location bar: shareable as it stands.
@@ -84,17 +87,20 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
         _rounds_marked,
         marks=report.marks if report is not None else {},
         match=match,
-        seats=seats,
+        names=names,
         perspective=perspective,
     )
     return render(request, "games/replay.html", context)
 
 
-def _rounds_marked(*, marks: dict, **kwargs: Any) -> list:
-    return marks_attach(replay_rounds(**kwargs), marks)
+def _rounds_marked(*, marks: dict, match: Match, names: list[str], perspective: Any) -> list:
+    """The move list in words with the analysis' marks: read only when the template's cached
+    copy is missing."""
+    log = replay_log(match=match, perspective=perspective)
+    rounds = replay_rounds(match=match_facts(match), names=names, perspective=perspective, log=log)
+    return marks_attach(rounds, marks)
 
 
 def _refused(request: HttpRequest, match: Match, message: str, status: int) -> HttpResponse:
-    return render(
-        request, "games/replay_refused.html", {"match": match, "message": message}, status=status
-    )
+    context = {"match": match_facts(match), "message": message}
+    return render(request, "games/replay_refused.html", context, status=status)

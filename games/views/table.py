@@ -10,7 +10,8 @@ from django_htmx.http import HttpResponseStopPolling
 from accounts.notify import seen_mark
 from games.forms import MoveForm
 from games.models import Match, Seat
-from games.selectors import match_poll_version, match_seats, match_table_context, seat_of
+from games.presentation.table import table_page
+from games.selectors import match_poll_version, match_seats, match_table, seat_of
 from games.services import Rejected, player_move_submit
 from games.views.common import login_required_htmx, visible_match
 
@@ -22,14 +23,14 @@ TABLE_PARTIAL = "games/match.html#table"
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match, seats = visible_match(request, pk)
     _seen(request, match, seats)
-    context = match_table_context(match=match, seat=seat_of(seats, request.user), seats=seats)
+    context = table_page(match_table(match=match, seat=seat_of(seats, request.user), seats=seats))
     template = TABLE_PARTIAL if request.htmx else "games/match.html"
     return render(request, template, context)
 
 
 @login_required_htmx
 @require_GET
-def match_table(request: HttpRequest, pk: int) -> HttpResponse:
+def match_table_poll(request: HttpRequest, pk: int) -> HttpResponse:
     """The poll: 204 while ``?version`` is current (one small query, no engine work)."""
     version = match_poll_version(match_id=pk, user=request.user)
     if version is None:
@@ -39,7 +40,7 @@ def match_table(request: HttpRequest, pk: int) -> HttpResponse:
     match = Match.objects.get(pk=pk)
     seats = match_seats(match_id=match.pk)
     _seen(request, match, seats)
-    context = match_table_context(match=match, seat=seat_of(seats, request.user), seats=seats)
+    context = table_page(match_table(match=match, seat=seat_of(seats, request.user), seats=seats))
     response = render(request, TABLE_PARTIAL, context)
     if match.status == Match.Status.FINISHED:
         return HttpResponseStopPolling(response.content)
@@ -65,10 +66,10 @@ def match_move(request: HttpRequest, pk: int) -> HttpResponse:
     except Rejected as exc:
         return _move_refused(request, pk, exc.message, exc.status)
     if request.htmx:
-        context = match_table_context(
+        data = match_table(
             match=played.match, seat=played.seat, seats=played.seats, appended=played.entry
         )
-        return render(request, TABLE_PARTIAL, context)
+        return render(request, TABLE_PARTIAL, table_page(data))
     return redirect("match_detail", pk=pk)
 
 
@@ -82,7 +83,7 @@ def _seen(request: HttpRequest, match: Match, seats: list[Seat]) -> None:
 def _move_refused(request: HttpRequest, pk: int, message: str, status: int) -> HttpResponse:
     """The table as it stands now, with the refusal shown in it and a 4xx status."""
     match, seats = visible_match(request, pk)
-    context = match_table_context(match=match, seat=seat_of(seats, request.user), seats=seats)
+    context = table_page(match_table(match=match, seat=seat_of(seats, request.user), seats=seats))
     context["error"] = message
     template = TABLE_PARTIAL if request.htmx else "games/match.html"
     return render(request, template, context, status=status)

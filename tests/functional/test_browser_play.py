@@ -18,7 +18,8 @@ from playwright.sync_api import Page
 
 from games.engines import faraway_cards, get_engine
 from games.models import Match
-from games.selectors import match_table_context
+from games.presentation.table import table_page
+from games.selectors import match_table
 from tests.functional.pages import Snapshot, TablePage, register
 
 FULL_TURNS_EACH = 3
@@ -92,7 +93,7 @@ def new_lines(before: Snapshot, after: Snapshot) -> list[str]:
 
 def server_log(match: Match, seat: int) -> list[str]:
     """The log lines a freshly rendered table shows ``seat``, newest first, as on the page."""
-    context = match_table_context(match=match, seat=match.seats.get(index=seat))
+    context = table_page(match_table(match=match, seat=match.seats.get(index=seat)))
     return [line.strip() for line in reversed(context["table"]["events"])]
 
 

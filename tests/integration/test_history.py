@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from games.engines import get_engine
 from games.engines.faraway_cards import card_name
 from games.models import Match
-from games.selectors.history import ordinal
+from games.presentation.names import ordinal
 from games.services import move_submit
 from tests import factories
 from tests.integration.history_rows import many_finished, match_rows

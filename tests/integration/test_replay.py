@@ -42,7 +42,7 @@ def _record_live_views(match: Match) -> tuple[dict[int, dict], object]:
 
 
 def _perspective(seat: int | None) -> Perspective:
-    return Perspective(PUBLIC, "public") if seat is None else Perspective(str(seat), "", seat)
+    return Perspective(PUBLIC) if seat is None else Perspective(str(seat), seat)
 
 
 @pytest.mark.parametrize(

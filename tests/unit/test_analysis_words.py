@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.models import AnalysedDecision
-from games.selectors.analysis import (
+from games.presentation.analysis import (
     BOTTOM,
     COSTLY,
     HEIGHT,

@@ -1,0 +1,233 @@
+"""The post-game analysis in words and points: each judged decision's mark ("Cost about 12%
+of your winning chances: ..."), the per-player summary and the chance-over-time chart that
+``games/_analysis_chart.html`` draws (docs/analysis.md). From ``games.selectors.analysis``'s
+data only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from games.presentation.names import possessive, seat_names
+
+if TYPE_CHECKING:
+    from games.models import MatchAnalysis
+    from games.selectors.analysis import AnalysisData, Decision
+
+# A decision that gave away at least this much of the seat's estimated chance of winning is
+# "costly": marked in the replay and counted in the summary.
+COSTLY = 0.05
+
+# The chart's own units (the browser scales them to the box's width).
+WIDTH, HEIGHT = 640, 240
+LEFT, RIGHT, TOP, BOTTOM = 58, 14, 14, 36
+GRID = (0, 25, 50, 75, 100)
+
+
+@dataclass(frozen=True)
+class DecisionMark:
+    """One judged decision in words, for the move list, the frame and the chart."""
+
+    ply: int
+    seat: int
+    name: str
+    percent: int  # the cost, in whole percentage points
+    costly: bool
+    played_text: str
+    best_text: str
+    played_percent: int
+    best_percent: int
+    text: str  # "Cost about 12% of Ann's winning chances: the strong bot would rather ..."
+
+
+@dataclass
+class PlayerSummary:
+    seat: int
+    name: str
+    css: str  # the colour class shared by the summary's swatch and the chart's line
+    decisions: int = 0  # decisions with a choice to judge
+    forced: int = 0  # decisions with a single move to make (or a challenge, a vote)
+    costly: int = 0
+    total_cost: float = 0.0
+
+    @property
+    def average_percent(self) -> float:
+        """The average cost per judged decision, in percentage points."""
+        return 100 * self.total_cost / self.decisions if self.decisions else 0.0
+
+
+@dataclass(frozen=True)
+class ChartDot:
+    x: float
+    y: float
+    ply: int
+    costly: bool
+    label: str
+
+
+@dataclass
+class ChartSeries:
+    seat: int
+    name: str
+    css: str
+    points: str = ""  # the polyline's "x,y x,y ..."
+    dots: list[ChartDot] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ChartTick:
+    value: float  # a position in the drawing's units
+    label: str
+
+
+@dataclass
+class AnalysisChart:
+    width: int
+    height: int
+    left: int
+    right: int  # the plot's right edge (x)
+    top: int
+    bottom: int  # the plot's bottom edge (y)
+    series: list[ChartSeries]
+    y_ticks: list[ChartTick]
+    x_ticks: list[ChartTick]
+    description: str  # the chart in words, its text alternative
+
+
+@dataclass
+class AnalysisReport:
+    analysis: MatchAnalysis  # the row's status and progress, for the panel
+    summaries: list[PlayerSummary]
+    marks: dict[int, DecisionMark]  # by ply: every judged decision
+    costly_marks: list[DecisionMark]
+    chart: AnalysisChart | None
+
+
+def mark_of(decision: Decision, names: list[str], viewer: int | None) -> DecisionMark:
+    """One judged decision in words; "your" for the viewer's own seat."""
+    cost = decision.cost or 0.0
+    percent = round(100 * cost)
+    whose = "your" if viewer == decision.seat else possessive(names[decision.seat])
+    best = decision.best_text[:1].lower() + decision.best_text[1:]
+    if percent >= 1:
+        text = (
+            f"Cost about {percent}% of {whose} winning chances: the strong bot would rather {best}."
+        )
+    elif decision.best == decision.played:
+        text = "The strong bot would have made the same move."
+    else:
+        text = f"As good as the strong bot\u2019s choice (it would {best})."
+    return DecisionMark(
+        ply=decision.ply,
+        seat=decision.seat,
+        name=names[decision.seat],
+        percent=percent,
+        costly=cost >= COSTLY,
+        played_text=decision.played_text,
+        best_text=decision.best_text,
+        played_percent=round(100 * (decision.played_chance or 0.0)),
+        best_percent=round(100 * (decision.best_chance or 0.0)),
+        text=text,
+    )
+
+
+def analysis_report(data: AnalysisData, *, viewer: int | None) -> AnalysisReport:
+    """What the replay shows of a done analysis (marks, summary, chart)."""
+    names = seat_names(data.num_players, data.seats)
+    people = [s.index for s in data.seats if s.bot_level is None]
+    summaries = {i: PlayerSummary(i, names[i], "") for i in people}
+    marks: dict[int, DecisionMark] = {}
+    for decision in data.decisions:
+        summary = summaries.setdefault(
+            decision.seat, PlayerSummary(decision.seat, names[decision.seat], "")
+        )
+        if not decision.judged:
+            summary.forced += 1
+            continue
+        mark = mark_of(decision, names, viewer)
+        marks[decision.ply] = mark
+        summary.decisions += 1
+        summary.total_cost += decision.cost or 0.0
+        summary.costly += mark.costly
+    ordered = [summaries[i] for i in sorted(summaries)]
+    for number, summary in enumerate(ordered):
+        summary.css = f"series-{number % 8}"
+    costly = [m for m in marks.values() if m.costly]
+    return AnalysisReport(
+        analysis=data.analysis,
+        summaries=ordered,
+        marks=marks,
+        costly_marks=costly,
+        chart=analysis_chart(marks=list(marks.values()), summaries=ordered, last_ply=data.last_ply),
+    )
+
+
+def analysis_chart(
+    *, marks: Sequence[DecisionMark], summaries: Sequence[PlayerSummary], last_ply: int
+) -> AnalysisChart | None:
+    """Each person's estimated chance of winning after each of their judged decisions, over
+    the match's moves; ``None`` when nothing was judged."""
+    if not marks:
+        return None
+    right, bottom = WIDTH - RIGHT, HEIGHT - BOTTOM
+    span = max(last_ply, 1)
+
+    def x(ply: int) -> float:
+        return round(LEFT + (right - LEFT) * ply / span, 1)
+
+    def y(percent: float) -> float:
+        return round(TOP + (bottom - TOP) * (100 - percent) / 100, 1)
+
+    series = []
+    words = []
+    for summary in summaries:
+        own = [m for m in marks if m.seat == summary.seat]
+        if not own:
+            continue
+        line = ChartSeries(summary.seat, summary.name, summary.css)
+        line.dots = [
+            ChartDot(
+                x(m.ply),
+                y(m.played_percent),
+                m.ply,
+                m.costly,
+                f"Move {m.ply}, {m.name}: {m.played_text}, about {m.played_percent}% to win"
+                + (f", cost about {m.percent}%" if m.costly else ""),
+            )
+            for m in own
+        ]
+        line.points = " ".join(f"{d.x},{d.y}" for d in line.dots)
+        series.append(line)
+        start, end = own[0].played_percent, own[-1].played_percent
+        low = min(own, key=lambda m: m.played_percent)
+        words.append(
+            f"{summary.name}: about {start}% after move {own[0].ply}, {end}% after move "
+            f"{own[-1].ply}, lowest {low.played_percent}% after move {low.ply}"
+        )
+    x_ticks = [ChartTick(x(1), "Move 1"), ChartTick(x(last_ply), f"Move {last_ply}")]
+    if last_ply >= 20:
+        middle = last_ply // 2
+        x_ticks.insert(1, ChartTick(x(middle), f"Move {middle}"))
+    return AnalysisChart(
+        width=WIDTH,
+        height=HEIGHT,
+        left=LEFT,
+        right=right,
+        top=TOP,
+        bottom=bottom,
+        series=series,
+        y_ticks=[ChartTick(y(v), f"{v}%") for v in GRID],
+        x_ticks=x_ticks,
+        description="Estimated chance of winning after each decision. " + "; ".join(words) + ".",
+    )
+
+
+def marks_attach(rounds: Sequence, marks: dict[int, DecisionMark]) -> Sequence:
+    """The replay's move list (``replay_rounds``) with each judged move's mark on its entry."""
+    for round_ in rounds:
+        for turn in round_.turns:
+            for entry in turn.entries:
+                entry.mark = marks.get(entry.ply)
+    return rounds

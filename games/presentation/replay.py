@@ -1,0 +1,167 @@
+"""The replay in words: the perspectives' labels, a frame's table, lines and hands, and the
+move list by round and turn (docs/replays.md). From ``games.selectors.replay``'s data only."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from games.logs import LogEntry
+from games.presentation import hand_faces, log_lines, table_build
+from games.presentation.names import possessive, seat_names
+
+if TYPE_CHECKING:
+    from games.selectors.facts import MatchFacts
+    from games.selectors.replay import Perspective, ReplayData
+
+ALL = "all"
+PUBLIC = "public"
+
+
+@dataclass(frozen=True)
+class PerspectiveChoice:
+    """A perspective with its label ("As Ann saw it"); ``key`` goes in the URL (``?as=``)."""
+
+    key: str
+    label: str
+    seat: int | None = None
+
+
+def perspective_choices(
+    perspectives: Sequence[Perspective], names: list[str]
+) -> list[PerspectiveChoice]:
+    return [PerspectiveChoice(p.key, perspective_label(p, names), p.seat) for p in perspectives]
+
+
+def perspective_label(perspective: Perspective, names: list[str]) -> str:
+    if perspective.key == ALL:
+        return "All hands shown"
+    if perspective.seat is None:
+        return "As a spectator saw it"
+    return f"As {names[perspective.seat]} saw it"
+
+
+@dataclass
+class ReplayEntry:
+    """One logged entry in words, for the move list: ``text`` its lines, ``query`` the query
+    string of its frame (finished here: a long list renders fast)."""
+
+    ply: int
+    seat: int | None
+    who: str
+    lines: list[str]
+    query: str = ""
+    mark: Any = None  # the post-game analysis' judgement of this move, once there is one
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.lines)
+
+
+@dataclass
+class ReplayTurn:
+    """Consecutive entries by one seat (a Faraway draw and the card laid after it)."""
+
+    who: str
+    entries: list[ReplayEntry] = field(default_factory=list)
+
+    @property
+    def first_ply(self) -> int:
+        return self.entries[0].ply
+
+
+@dataclass
+class ReplayRound:
+    number: int
+    first_ply: int  # the entry that dealt it (0 for the first round: the start of the match)
+    turns: list[ReplayTurn] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ReplayHand:
+    index: int
+    name: str
+    faces: list[dict[str, Any]]
+
+
+@dataclass
+class ReplayFrame:
+    ply: int
+    last_ply: int
+    perspective: PerspectiveChoice
+    view: dict[str, Any]
+    table: dict[str, Any]
+    lines: list[str]  # the events of entry ``ply`` in words (the deal's at ply 0)
+    who: str  # who made entry ``ply`` ("" for the deal or a server entry)
+    hands: list[ReplayHand]  # perspective ``all``: every seat's hand, from its own view
+    round: int | None
+    hand_title: str  # the hand shown under the board ("Ann's hand"), "" when none is
+
+    @property
+    def at_start(self) -> bool:
+        return self.ply == 0
+
+    @property
+    def at_end(self) -> bool:
+        return self.ply >= self.last_ply
+
+    @property
+    def prev_ply(self) -> int:
+        return max(self.ply - 1, 0)
+
+    @property
+    def next_ply(self) -> int:
+        return min(self.ply + 1, self.last_ply)
+
+
+def replay_frame_words(data: ReplayData) -> ReplayFrame:
+    """A frame (``games.selectors.replay.replay_frame``) as the replay page shows it: the
+    table read-only, naming every seat (a replay has no "you")."""
+    game = data.match.game
+    names = seat_names(data.match.num_players, data.seats)
+    table = table_build(game, view=data.view, names=names, log=[data.entry], interactive=False)
+    for player in table["players"]:
+        player["label"] = player["name"]
+    seat = data.perspective.seat
+    return ReplayFrame(
+        ply=data.ply,
+        last_ply=data.match.ply,
+        perspective=PerspectiveChoice(
+            data.perspective.key, perspective_label(data.perspective, names), seat
+        ),
+        view=data.view,
+        table=table,
+        lines=log_lines(game, [data.entry], names),
+        who="" if data.entry.seat is None else names[data.entry.seat],
+        hands=[
+            ReplayHand(index, names[index], hand_faces(game, view))
+            for index, view in enumerate(data.seat_views)
+        ],
+        round=data.view.get("round"),
+        hand_title="" if seat is None else f"{possessive(names[seat])} hand",
+    )
+
+
+def replay_rounds(
+    *,
+    match: MatchFacts,
+    names: list[str],
+    perspective: Perspective,
+    log: Iterable[tuple[int, LogEntry]],
+) -> list[ReplayRound]:
+    """The whole log (``games.selectors.replay.replay_log``) in words, by round (a new one at
+    each seatless deal after the first) and by turn."""
+    rounds: list[ReplayRound] = []
+    for ply, entry in log:
+        who = "" if entry.seat is None else names[entry.seat]
+        lines = log_lines(match.game, [entry], names)
+        words = ReplayEntry(ply, entry.seat, who, lines, f"?ply={ply}&as={perspective.key}")
+        if entry.seat is None:  # the deal, and the server dealing each next round
+            rounds.append(ReplayRound(len(rounds) + 1, ply, [ReplayTurn("The deal", [words])]))
+            continue
+        turns = rounds[-1].turns
+        if turns[-1].entries[-1].seat != entry.seat:
+            turns.append(ReplayTurn(who))
+        turns[-1].entries.append(words)
+    return rounds

@@ -1,0 +1,169 @@
+"""A seat's result in words ("Lost, 2nd of 4"), the recent form and the history rows, from the
+values the history and lobby selectors read (docs/history.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from games.filters import IN_PLAY
+from games.models import Match, Result
+from games.presentation.names import opponent_name, ordinal, seat_names
+from games.presentation.ratings import change_text
+
+if TYPE_CHECKING:  # the selectors' dataclasses, for the hints only: no query reaches here
+    from games.selectors.facts import MatchFacts
+    from games.selectors.history import FormResult, HeadToHead, HistoryRow, SeatResult
+    from games.selectors.lobby import MatchListing
+
+
+@dataclass(frozen=True)
+class ResultWords:
+    """A seat's result as a page shows it: ``key`` for styling and tests ("won", "lost",
+    "drawn", "in_play", "waiting", "finished"), ``label`` ("Lost") and, in a match of three or
+    more seats, ``place`` ("2nd of 4", "=2nd of 4" when another seat shares the rank)."""
+
+    key: str
+    label: str
+    place: str = ""
+
+    @property
+    def text(self) -> str:
+        return f"{self.label}, {self.place}" if self.place else self.label
+
+
+def place_text(rank: int | None, tied: bool, num_players: int) -> str:
+    """A place at a table of three or more ("=2nd of 4"); "" at two seats or with no rank."""
+    if num_players < 3 or rank is None:
+        return ""
+    return f"{'=' if tied else ''}{ordinal(rank)} of {num_players}"
+
+
+def result_words(result: SeatResult) -> ResultWords:
+    if result.status == Match.Status.WAITING:
+        return ResultWords("waiting", "Waiting")
+    if result.status == Match.Status.ACTIVE:
+        return ResultWords(IN_PLAY, "In play")
+    if result.result is None:
+        return ResultWords("finished", "Finished")
+    place = place_text(result.rank, result.tied, result.num_players)
+    return ResultWords(result.result, Result(result.result).label, place)
+
+
+@dataclass(frozen=True)
+class Named:
+    """Someone across the table, named: a person links to their profile, a bot does not."""
+
+    name: str
+    username: str | None = None
+    bot_level: str | None = None
+
+
+@dataclass(frozen=True)
+class HistoryLine:
+    """One match of a history list, from the listed person's seat, in words."""
+
+    match: MatchFacts
+    opponents: list[Named]
+    open_seats: int
+    result: ResultWords
+    moves: int
+    rounds: int | None
+    rating_change: str  # "+14", "-9" once rated, else ""
+
+    @property
+    def replayable(self) -> bool:
+        return self.match.has_table
+
+
+def history_lines(rows: Iterable[HistoryRow]) -> list[HistoryLine]:
+    return [
+        HistoryLine(
+            match=row.match,
+            opponents=[
+                Named(opponent_name(o.username, o.bot_level), o.username, o.bot_level)
+                for o in row.opponents
+            ],
+            open_seats=row.open_seats,
+            result=result_words(row.result),
+            moves=row.moves,
+            rounds=row.rounds,
+            rating_change="" if row.rating_delta is None else change_text(row.rating_delta),
+        )
+        for row in rows
+    ]
+
+
+@dataclass(frozen=True)
+class ListingLine:
+    """A row of a list of matches: the match, the seats' names, the listed person's result
+    once it is over ("Won", "Lost, 2nd of 4")."""
+
+    match: MatchFacts
+    your_turn: bool
+    names: list[str]
+    result: ResultWords | None
+
+
+def listing_lines(listings: Iterable[MatchListing]) -> list[ListingLine]:
+    return [
+        ListingLine(
+            match=item.match,
+            your_turn=item.your_turn,
+            names=seat_names(item.match.num_players, item.seats),
+            result=None if item.result is None else result_words(item.result),
+        )
+        for item in listings
+    ]
+
+
+@dataclass(frozen=True)
+class FormEntry:
+    """One finished result of the recent form, newest first."""
+
+    match_id: int
+    title: str  # "The Faraway Tree #12"
+    result: ResultWords
+
+
+def form_entries(form: Iterable[FormResult]) -> list[FormEntry]:
+    return [FormEntry(f.match_id, f"{f.title} #{f.match_id}", result_words(f.result)) for f in form]
+
+
+@dataclass(frozen=True)
+class HeadToHeadLine:
+    name: str
+    username: str | None
+    bot_level: str | None
+    played: int
+    won: int
+    lost: int
+    drawn: int
+    is_viewer: bool
+
+
+def head_to_head_lines(rows: Iterable[HeadToHead]) -> list[HeadToHeadLine]:
+    return [
+        HeadToHeadLine(
+            name=opponent_name(r.username, r.bot_level),
+            username=r.username,
+            bot_level=r.bot_level,
+            played=r.played,
+            won=r.won,
+            lost=r.lost,
+            drawn=r.drawn,
+            is_viewer=r.is_viewer,
+        )
+        for r in rows
+    ]
+
+
+def opponent_choices(
+    opponents: Iterable[tuple[str, str | None, str | None, int]],
+) -> list[tuple[str, str, int]]:
+    """The history filter's opponents (``history_opponents``) as ``(value, name, count)``."""
+    return [
+        (value, opponent_name(username, bot_level), n)
+        for value, username, bot_level, n in opponents
+    ]

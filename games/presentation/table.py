@@ -1,0 +1,31 @@
+"""A match's page in words: the table (``table_build``) from a seat's ``TableData``, the seats'
+names, the rating changes. What the ``games/match.html`` templates print."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from games.presentation import table_build
+from games.presentation.names import seat_names
+from games.presentation.ratings import seat_change_lines
+
+if TYPE_CHECKING:
+    from games.selectors.table import TableData
+
+
+def table_page(data: TableData) -> dict[str, Any]:
+    """The context of the table page and its ``#table`` partial."""
+    names = seat_names(data.match.num_players, data.seats)
+    context: dict[str, Any] = {
+        "match": data.match,
+        "seat": data.seat,
+        "names": names,
+        "free_seats": data.free_seats,
+        "table": None,
+        "deadline_at": data.deadline_at,
+        "rating_changes": seat_change_lines(data.rating_changes, names),
+    }
+    if data.view is not None:
+        context["table"] = table_build(data.match.game, view=data.view, names=names, log=data.log)
+        context["log_append"] = data.log_append
+    return context
