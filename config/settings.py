@@ -14,6 +14,8 @@ import dj_database_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(os.environ.get("PARLOUR_DATA_DIR", BASE_DIR / "var"))
+# Each game's rules page is ``<name>.md`` here (the project's own docs).
+PARLOUR_RULES_DIR = BASE_DIR / "docs" / "rules"
 DATA_DIR.mkdir(parents=True, exist_ok=True)
 
 

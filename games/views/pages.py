@@ -10,19 +10,22 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from games import pages
-from games.engines import ENGINE_NAMES
-from games.models import Match
+from games.engines import get_engine
 
 
 @require_GET
 def rules_page(request: HttpRequest, game: str) -> HttpResponse:
-    if game not in ENGINE_NAMES:
-        raise Http404
-    path = Path(settings.BASE_DIR) / "docs" / "rules" / f"{game}.md"
+    """A game's rules: ``<PARLOUR_RULES_DIR>/<game>.md`` (``docs/rules/``), for a registered
+    game only (the name never reaches the file system otherwise)."""
+    try:
+        title = get_engine(game).title
+    except KeyError:
+        raise Http404 from None
+    path = Path(settings.PARLOUR_RULES_DIR) / f"{game}.md"
     if not path.is_file():
         raise Http404
     return render(
         request,
         "games/rules.html",
-        {"title": Match.Game(game).label, "game": game, "body": pages.render_markdown(path)},
+        {"title": title, "game": game, "body": pages.render_markdown(path)},
     )

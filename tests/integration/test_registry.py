@@ -7,9 +7,10 @@ import pytest
 from django.template.loader import get_template
 
 from games import bots, presentation
-from games.engines import ENGINE_NAMES, GAME_TITLES, get_engine
+from games.engines import ENGINE_NAMES, GAME_TITLES, get_engine, records, registered
 from games.forms import MatchNewForm
 from games.models import Match
+from tests import third_game as third_game_module
 
 
 def test_the_match_model_offers_exactly_the_registered_games_and_titles():
@@ -36,3 +37,83 @@ def test_every_registered_game_has_bots_a_presentation_and_templates(game):
     names = [f"p{i}" for i in range(engine.min_players)]
     table = presentation.table_build(game, view=view, names=names, log=[])
     get_template(table["board_template"])  # raises if the game's board template is missing
+
+
+HTMX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def third_game(settings, tmp_path):
+    """The test-only game "Last Token" in every registry, with a rules page of its own."""
+    (tmp_path / f"{third_game_module.NAME}.md").write_text("# Last Token\n\nTake one or two.\n")
+    for shipped in ENGINE_NAMES:
+        (tmp_path / f"{shipped}.md").write_text(f"# {shipped}\n")
+    settings.PARLOUR_RULES_DIR = tmp_path
+    with third_game_module.registered_third_game() as engine:
+        yield engine
+
+
+def test_a_third_game_plugs_into_every_page(
+    third_game, ann, bea, ann_client, bea_client, cal_client
+):
+    """Adding a game is registering its engine and its presentation: no page, form, selector,
+    service or template names a game (docs/architecture.md, "Adding a game")."""
+    name = third_game.name
+    home = ann_client.get("/").content.decode()
+    assert third_game.title in home and third_game.summary in home
+    assert f'href="/rules/{name}/"' in home  # the navigation and the home page's card
+    assert "Take one or two." in ann_client.get(f"/rules/{name}/").content.decode()
+    form = ann_client.get("/matches/new/").content.decode()
+    assert f'value="{name}"' in form and "Tokens in the pile" in form
+
+    made = ann_client.post(
+        "/matches/new/",
+        {"game": name, "num_players": 2, "pile": 5, "seat_0": "me", "seat_1": "person"},
+    )
+    assert made.status_code == 302, made.content.decode()
+    match = Match.objects.get(game=name)
+    assert match.options == {"pile": 5}
+    invite = f"/matches/join/{match.invite_token}/"
+    assert bea_client.get(invite).status_code == 200
+    assert bea_client.post(invite).status_code == 302
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE
+
+    table = f"/matches/{match.pk}/"
+    clients = {0: ann_client, 1: bea_client}
+    assert "The pile holds 5 tokens." in ann_client.get(table).content.decode()
+    assert cal_client.get(table).status_code == 200  # a spectator of a public match
+    assert ann_client.get(f"{table}table/?version=0", headers=HTMX).status_code == 200
+    while match.status == Match.Status.ACTIVE:
+        seat = match.awaiting[0]
+        move = '{"count":1,"type":"take"}'
+        answer = clients[seat].post(
+            f"{table}move/", {"move": move, "version": match.version}, headers=HTMX
+        )
+        assert answer.status_code == 200, answer.content.decode()
+        match.refresh_from_db()
+    assert match.ply == 5 and match.status == Match.Status.FINISHED
+    finished = ann_client.get(table).content.decode()
+    assert "ann won." in finished  # five single takes: the first seat takes the last
+
+    replay = f"/matches/{match.pk}/replay/"
+    for query in ({}, {"ply": 0}, {"ply": 3, "as": "all"}, {"ply": 2, "as": "1"}):
+        assert ann_client.get(replay, query).status_code == 200, query
+        assert ann_client.get(replay, query, headers=HTMX).status_code == 200, query
+    assert "bea took 1." in ann_client.get(replay).content.decode()
+    assert ann_client.get(f"/matches/{match.pk}/analysis/", headers=HTMX).status_code == 200
+    record = ann_client.get(f"/matches/{match.pk}/record.json").json()
+    assert record["game"] == name and len(record["entries"]) == 5
+    assert records.record_verify(record).ok  # the verifier replays it from the registry too
+
+    history = ann_client.get("/history/", {"game": name}).content.decode()
+    assert f'data-match-id="{match.pk}"' in history and third_game.title in history
+    assert ann_client.get("/matches/").status_code == 200
+    assert ann_client.get("/players/bea/").status_code == 200
+    assert ann_client.get(f"/leaderboard/{name}/").status_code == 200
+
+
+def test_the_games_option_names_are_distinct():
+    """The new-match form puts every game's options side by side under their own names."""
+    names = [o.name for e in registered() for o in e.options]
+    assert len(names) == len(set(names))
