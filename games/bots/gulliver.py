@@ -128,16 +128,16 @@ def unseen_cards(obs: Obs) -> dict[str, int]:
 def finishers(laid: Sequence[str], state: int, prepend_open: bool) -> set[str]:
     """Cards with which the next player could take ``laid`` as a trick."""
     out: set[str] = set()
-    length = len(laid) + 1
-    # Too short for any card to make a trick of it: skip the automaton altogether.
-    if length < words.TRICK_LENGTH or state == words.DEAD:
+    # ``words.is_trick(len(laid) + 1, next state)``, split for speed (this is the greedy
+    # policy's inner loop): its length test once here, its completeness test per card below.
+    if len(laid) + 1 < words.TRICK_LENGTH or state == words.DEAD:
         return out
     for card, nxt in words.NEXT_BY_CARD[state].items():
-        if words.is_trick(length, nxt):
+        if words.is_complete(nxt):
             out.add(card)
     if prepend_open:
         for adjective in words.ADJECTIVES:
-            if words.is_trick(length, words.run([adjective, *laid], prepended=True)):
+            if words.is_complete(words.run([adjective, *laid], prepended=True)):
                 out.add(adjective)
     return out
 
