@@ -9,19 +9,24 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
+
+# Every fact of the game comes from the engine (issue 22): the pack, the cards' numbers and
+# penalty lengths from its card data, who a Penalty hits and the seats' order from its rules.
+from games.engines.faraway import opponents_left_of, penalty_victim
+from games.engines.faraway_cards import (
+    PACK_COUNTS,
+    PENALTY_NUMBER,
+    PENALTY_TURNS,
+    STORY_CODES,
+    STORY_NUMBER,
+    WINNING_NUMBER,
+)
 
 from . import faraway_eval, faraway_stalls
 from .common import History, Move, View
 from .search import Sampler
-
-STORY = tuple(str(n) for n in range(1, 10))
-# The printed pack (docs/rulings.md): four of each story card, the eight Penalty cards.
-PACK = Counter({**{c: 4 for c in STORY}, "P2": 1, "P3": 1, "P4": 1, "P5": 1, "P6": 1, "P7": 1})
-PACK["P8"] = 2
-PENALTY_TURNS = {"P2": 1, "P3": 1, "P4": 1, "P5": 1, "P6": 2, "P7": 2, "P8": 2}
 
 # Hand-tuned weights of the one-move heuristic (see docs/bots.md). A card's worth falls with its
 # distance above the next story card the seat needs; a run starting at that card is worth more,
@@ -75,22 +80,7 @@ class Obs:
 
 
 def is_penalty(card: str) -> bool:
-    return card[0] == "P"
-
-
-def opponents_left_of(seat: int, n: int) -> list[int]:
-    """The other seats, nearest to the left first: the order a Penalty looks for its victim."""
-    return [(seat + k) % n for k in range(1, n)]
-
-
-def penalty_victim(obs: Obs, card: str) -> int | None:
-    """The seat the engine would hit with ``card`` now (docs/rulings.md: nearest qualifying seat to
-    the left whose highest card bears the same number and who carries no unserved Penalty)."""
-    k = int(card[1:])
-    for other in opponents_left_of(obs.seat, obs.n):
-        if obs.pens[other] is None and obs.heights[other] == k:
-            return other
-    return None
+    return card in PENALTY_NUMBER
 
 
 # Penalty worths by position: (seat, heights, who is serving a Penalty) -> worth of P2..P8.
@@ -107,7 +97,7 @@ def _penalty_table(obs: Obs) -> tuple[float, ...]:
     others = opponents_left_of(obs.seat, obs.n)
     leader = max(obs.heights[o] for o in others)
     worths = []
-    for k in range(9):
+    for k in range(WINNING_NUMBER):  # every Penalty number is below the winning one
         best = 1.0
         for other in others:
             h = obs.heights[other]
@@ -129,7 +119,7 @@ def _penalty_table(obs: Obs) -> tuple[float, ...]:
 
 def penalty_worth(obs: Obs, card: str) -> float:
     """How much holding this Penalty is worth: a lot if it can hit someone now or soon."""
-    return _penalty_table(obs)[int(card[1:])]
+    return _penalty_table(obs)[PENALTY_NUMBER[card]]
 
 
 def hand_value(obs: Obs, hand: Sequence[str]) -> float:
@@ -139,7 +129,7 @@ def hand_value(obs: Obs, hand: Sequence[str]) -> float:
     for card in hand:
         counts[card] = counts.get(card, 0) + 1
     run_top = need
-    while run_top <= 9 and STORY[run_top - 1] in counts:
+    while run_top <= WINNING_NUMBER and STORY_CODES[run_top - 1] in counts:
         run_top += 1
     value = 0.0
     for card, count in counts.items():
@@ -147,7 +137,7 @@ def hand_value(obs: Obs, hand: Sequence[str]) -> float:
             # A second copy of the same Penalty (only P8) cannot hit the same seat at once.
             value += penalty_worth(obs, card) * (1 + DUPLICATE_SHARE * (count - 1))
             continue
-        number = int(card)
+        number = STORY_NUMBER[card]
         if number < need:
             value += DEAD_VALUE * count
             continue
@@ -162,11 +152,11 @@ def unseen_cards(obs: Obs) -> dict[str, int]:
     """Cards this seat cannot see: the pack minus its hand, every row, the visible discards and
     the Penalties lying on seats or put aside. (Cards buried in the discard pile count as
     unseen too: they come back when the pack is reshuffled.)"""
-    unseen = dict(PACK)
+    unseen = dict(PACK_COUNTS)
     for card in obs.hand:
         unseen[card] -= 1
     for h in obs.heights:
-        for card in STORY[:h]:
+        for card in STORY_CODES[:h]:
             unseen[card] -= 1
     for card in obs.discards:
         unseen[card] -= 1
@@ -190,7 +180,7 @@ def add_gain(obs: Obs, counts: dict[str, int], run_top: int, card: str) -> float
         worth = penalty_worth(obs, card)
         return worth if not held else worth * DUPLICATE_SHARE
     need = obs.heights[obs.seat] + 1
-    number = int(card)
+    number = STORY_NUMBER[card]
     if number < need:
         return DEAD_VALUE
     worth = _story_worth(number, need)
@@ -201,8 +191,8 @@ def add_gain(obs: Obs, counts: dict[str, int], run_top: int, card: str) -> float
     # The card extends the run, and every held card just above it joins the run too.
     gain = worth + RUN_BONUS
     nxt = number + 1
-    while nxt <= 9 and STORY[nxt - 1] in counts:
-        gain += RUN_BONUS * (1 + DUPLICATE_SHARE * (counts[STORY[nxt - 1]] - 1))
+    while nxt <= WINNING_NUMBER and STORY_CODES[nxt - 1] in counts:
+        gain += RUN_BONUS * (1 + DUPLICATE_SHARE * (counts[STORY_CODES[nxt - 1]] - 1))
         nxt += 1
     return gain
 
@@ -213,7 +203,7 @@ def hand_counts(obs: Obs) -> tuple[dict[str, int], int]:
     for card in obs.hand:
         counts[card] = counts.get(card, 0) + 1
     run_top = obs.heights[obs.seat] + 1
-    while run_top <= 9 and STORY[run_top - 1] in counts:
+    while run_top <= WINNING_NUMBER and STORY_CODES[run_top - 1] in counts:
         run_top += 1
     return counts, run_top
 
@@ -225,7 +215,8 @@ def draw_gains(obs: Obs, moves: Sequence[Move]) -> list[float]:
     could grow made greedy bots swap the same middling discards back and forth for ever,
     never touching the pack that held the card they both needed."""
     counts, run_top = hand_counts(obs)
-    need = STORY[obs.heights[obs.seat]] if obs.heights[obs.seat] < 9 else None
+    height = obs.heights[obs.seat]
+    need = STORY_CODES[height] if height < WINNING_NUMBER else None
     holds_need = need is not None and need in counts
     base = hand_value(obs, obs.hand)
     # Worth counts what holding a card denies the seats after us, as the discard will.
@@ -265,8 +256,8 @@ def feed_cost(obs: Obs, card: str) -> float:
     """What throwing ``card`` on the discards gives away to the seats drawing after us."""
     if card[0] == "P":
         # Thrown where the next players can pick it up and hit us with it.
-        return FEED_PENALTY if obs.heights[obs.seat] == int(card[1:]) else 0.0
-    number = int(card)
+        return FEED_PENALTY if obs.heights[obs.seat] == PENALTY_NUMBER[card] else 0.0
+    number = STORY_NUMBER[card]
     cost = 0.0
     for rank, other in enumerate(next_seats(obs)):
         if obs.heights[other] + 1 == number:
@@ -281,11 +272,12 @@ def keep_value(obs: Obs, card: str, base: float) -> float:
 
 
 def victim_score(obs: Obs, move: Move) -> float:
-    victim = penalty_victim(obs, move["card"])
+    card = move["card"]
+    victim = penalty_victim(PENALTY_NUMBER[card], obs.seat, obs.heights, obs.pens)
     if victim is None:
         return -math.inf
     h = obs.heights[victim]
-    return 10.0 * h + 5.0 * PENALTY_TURNS[move["card"]] + (20.0 if h == max(obs.heights) else 0.0)
+    return 10.0 * h + 5.0 * PENALTY_TURNS[card] + (20.0 if h == max(obs.heights) else 0.0)
 
 
 def greedy_move(view: View, moves: Sequence[Move], rng: random.Random) -> Move:
@@ -331,7 +323,7 @@ SHARPNESS = 0.8
 
 def progress(height: int, hand: Sequence[str], penalty: tuple[str, int] | None) -> float:
     need = height + 1
-    held = {int(c) for c in hand if c[0] != "P"}
+    held = {STORY_NUMBER[c] for c in hand if c[0] != "P"}
     run = 0
     while need + run in held:
         run += 1

@@ -17,6 +17,9 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from games.engines.faraway import DRAW, penalty_victim
+from games.engines.faraway_cards import PENALTY_CODE, PENALTY_NUMBER, STORY_CODE, STORY_NUMBER
+
 FEATURES = (
     "height",  # story cards laid
     "height_sq",  # height squared / 9: the last cards are worth more than the first
@@ -105,14 +108,12 @@ def seat_features(state: Any, seat: int) -> list[float]:
     for card in hand:
         if card[0] == "P":
             penalties += 1
-            k = int(card[1:])
             if not can_hit:
-                for other in range(n):
-                    if other != seat and state.pens[other] is None and state.rows[other] == k:
-                        can_hit = 1
-                        break
+                number = PENALTY_NUMBER[card]
+                if penalty_victim(number, seat, state.rows, state.pens) is not None:
+                    can_hit = 1
             continue
-        number = int(card)
+        number = STORY_NUMBER[card]
         if number < need:
             dead += 1
         held.add(number)
@@ -123,14 +124,16 @@ def seat_features(state: Any, seat: int) -> list[float]:
     pen = state.pens[seat]
     missed = pen[1] if pen else 0
     to_move = (seat - state.turn) % n
-    drawn = 1 if to_move == 0 and state.phase != 0 else 0
-    need_code = str(need) if need <= 9 else ""
+    drawn = 1 if to_move == 0 and state.phase != DRAW else 0
+    need_code = STORY_CODE.get(need, "")
     need_on_top = 1 if need_code and need_code in state.discards[-3:] else 0
     pack = state.pack
     need_in_pack = pack.count(need_code) / len(pack) if pack and need_code else 0.0
     threat = 0
-    if pen is None and height >= 2:
-        code = f"P{height}"
+    # As fitted: some rival holds the Penalty bearing this seat's height (whether or not a seat
+    # nearer that rival's left would take it first). No Penalty bears 0, 1 or 9.
+    code = PENALTY_CODE.get(height)
+    if pen is None and code is not None:
         for other in range(n):
             if other != seat and code in state.hands[other]:
                 threat = 1

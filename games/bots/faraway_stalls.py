@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from games.engines.faraway_cards import STORY_CODE
+
 from .common import History, Move, View
 
 # Rounds of nothing but recycling turns (every seat's turn, twice) before a position counts
@@ -57,7 +59,7 @@ def ceilings(view: View, moves: Sequence[Move], history: History) -> list[float]
     if not moves or moves[0].get("type") != "draw" or not stalled(history, num_players):
         return None
     height = len(view["rows"][view["seat"]])
-    need = str(height + 1)
+    need = STORY_CODE.get(height + 1)  # None once the row is finished: nothing brings it
     draw_share = 1.0 / num_players
     limits = []
     for move in moves:

@@ -14,7 +14,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.engines import gulliver_words as words
-from games.engines.gulliver import PENALTY_PER_CARD, POINTS_FOR_GOING_OUT, POINTS_PER_TRICK
+
+# The rules come from the engine (issue 22): the round's scoring and who moves next.
+from games.engines.gulliver import next_holder, round_points
 
 from .common import History, Move, View
 from .search import Sampler
@@ -105,7 +107,7 @@ def after(obs: Obs, move: Move) -> tuple[tuple[str, ...], int]:
 
 
 def takes_trick(laid: Sequence[str], state: int) -> bool:
-    return len(laid) >= words.TRICK_LENGTH and words.is_complete(state)
+    return words.is_trick(len(laid), state)
 
 
 def unseen_cards(obs: Obs) -> dict[str, int]:
@@ -126,6 +128,8 @@ def unseen_cards(obs: Obs) -> dict[str, int]:
 def finishers(laid: Sequence[str], state: int, prepend_open: bool) -> set[str]:
     """Cards with which the next player could take ``laid`` as a trick."""
     out: set[str] = set()
+    # ``words.is_trick(len(laid) + 1, next state)``, split for speed (this is the greedy
+    # policy's inner loop): its length test once here, its completeness test per card below.
     if len(laid) + 1 < words.TRICK_LENGTH or state == words.DEAD:
         return out
     for card, nxt in words.NEXT_BY_CARD[state].items():
@@ -150,14 +154,12 @@ def chance_to_hold(unseen: dict[str, int], cards: set[str], hand_size: int) -> f
 
 
 def next_player(obs: Obs, emptied: bool) -> int | None:
-    """Who moves after us (empty hands are skipped; ``emptied``: our move empties ours)."""
-    counts = obs.hand_counts
-    n = len(counts)
-    for k in range(1, n):
-        other = (obs.seat + k) % n
-        if counts[other] > 0:
-            return other
-    return None
+    """The rival who moves after our play (the engine's ``next_holder``: empty hands are
+    skipped); ``None`` when no rival holds a card, so nobody can be handed a trick. Our own
+    hand (``emptied``: our move empties it) only decides whether we move again, hence the
+    ``None`` either way."""
+    nxt = next_holder(obs.hand_counts, obs.seat)
+    return None if nxt == obs.seat else nxt
 
 
 def play_score(obs: Obs, move: Move, unseen: dict[str, int]) -> float:
@@ -218,13 +220,6 @@ def greedy_obs(obs: Obs, moves: Sequence[Move], rng: random.Random) -> Move:
 POINT_SPAN = 100.0
 
 
-def round_points(tricks: int, out: bool, held: int) -> float:
-    """Points for the round if it ended now (docs/rulings.md scoring)."""
-    return (
-        POINTS_PER_TRICK * tricks + (POINTS_FOR_GOING_OUT if out else 0) - PENALTY_PER_CARD * held
-    )
-
-
 def shares(points: Sequence[float]) -> list[float]:
     n = len(points)
     total = sum(points)
@@ -246,6 +241,7 @@ class GulliverSearch:
         return engine.is_over(state) or engine.round_over(state)
 
     def rewards(self, engine: Any, state: Any) -> list[float]:
+        # Each seat's points were the round to end now: the engine's own round scoring.
         return shares(
             [
                 round_points(state.tricks[s], state.out == s, len(state.hands[s]))

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engines import gulliver_words as words
+from games.engines.gulliver import lay_moves
 
 from .common import History, View
 from .gulliver import GulliverSearch, Obs, play_score, unseen_cards
@@ -47,11 +48,10 @@ POOL_MAX = 96
 # Histories of a rival's hand (which card each draw brought) drawn for one weight.
 PATHS = 2
 
-_ADJECTIVE_LEAD = words.NEXT_BY_CARD[words.START][min(words.ADJECTIVES)]
-
 
 class Sentence:
-    """The round's sentence as the whole table sees it, stepped like the engine's ``_lay``."""
+    """The round's sentence as the whole table sees it, stepped by the engine's own rules
+    (``gulliver_words.lay``, ``is_trick``, ``may_prepend``; ``gulliver.lay_moves``)."""
 
     def __init__(self) -> None:
         self.clear()
@@ -66,40 +66,33 @@ class Sentence:
 
     def _table(self) -> dict[str, int]:
         """The cards that may go at the end now, each with the automaton's state after it."""
-        return words.NEXT_BY_CARD[self.dfa] if self.cards else words.LEAD_BY_CARD
+        return words.end_table(self.dfa, not self.cards)
 
-    def moves_for(self, seat: int, hand: Sequence[str]) -> list[dict[str, str]]:
+    def moves_for(self, seat: int, hand: Sequence[str]) -> list[dict[str, Any]]:
         """The plays and prepends ``hand`` would allow ``seat`` now (the engine's order)."""
-        table = self._table()
-        distinct = dict.fromkeys(hand)
-        moves = [{"type": "play", "card": c} for c in distinct if c in table]
-        if self.pdfa is not None and seat != self.starter:
-            moves += [{"type": "prepend", "card": c} for c in distinct if c in words.ADJECTIVES]
-        return moves
+        return lay_moves(hand, self._table(), words.may_prepend(self.pdfa, seat, self.starter))
 
     def playable(self, seat: int) -> frozenset[str]:
         cards = set(self._table())
-        if self.pdfa is not None and seat != self.starter:
+        if words.may_prepend(self.pdfa, seat, self.starter):
             cards |= words.ADJECTIVES
         return frozenset(cards)
 
     def lay(self, seat: int, card: str, front: bool) -> bool:
-        """Lay ``card``; whether it took the sentence as a trick."""
+        """Lay ``card``; whether it took the sentence as a trick. A card the sentence does not
+        allow raises ``KeyError`` (an end card) or ``ValueError`` (a prepend)."""
+        if front and not words.may_prepend(self.pdfa, seat, self.starter):
+            raise ValueError("a prepend the sentence does not allow")
+        self.dfa, self.pdfa = words.lay(self.dfa, self.pdfa, not self.cards, card, front)
         if front:
-            if self.pdfa is None or seat == self.starter:
-                raise ValueError("a prepend the sentence does not allow")
-            self.cards, self.dfa, self.pdfa = (card, *self.cards), self.pdfa, None
+            self.cards = (card, *self.cards)
             self.prepended = True
         elif self.cards:
-            self.dfa = words.NEXT_BY_CARD[self.dfa][card]
-            if self.pdfa is not None:
-                self.pdfa = words.NEXT_BY_CARD[self.pdfa].get(card)
             self.cards = (*self.cards, card)
         else:
-            self.cards, self.dfa = (card,), words.LEAD_BY_CARD[card]
-            self.pdfa = words.NEXT_BY_CARD[_ADJECTIVE_LEAD].get(card)
+            self.cards = (card,)
             self.starter = seat
-        if words.ACCEPTING[self.dfa] and len(self.cards) >= words.TRICK_LENGTH:
+        if words.is_trick(len(self.cards), self.dfa):
             self.gone = (*self.gone, *self.cards)
             self.clear()
             return True

@@ -23,31 +23,65 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from .base import Engine, IllegalMove, Move, check_seat, copy_json, shuffled
 from .faraway_cards import (
     HAND_SIZE,
     PACK,
-    PENALTY_BY_CODE,
-    STORY_BY_CODE,
+    PACK_COUNTS,
+    PENALTY_NUMBER,
+    PENALTY_TURNS,
+    STORY_CODE,
+    STORY_NUMBER,
     TURN_CAP,
     WINNING_NUMBER,
 )
 
 DRAW, PLAY, OVER = 0, 1, 2
 PHASE_NAMES = ("draw", "play", "over")
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
-# Card facts flattened for the hot path; the data itself lives in faraway_cards.
-_STORY_NUMBER = {code: card.number for code, card in STORY_BY_CODE.items()}
-_STORY_CODE = {card.number: code for code, card in STORY_BY_CODE.items()}
-_PENALTY_NUMBER = {code: card.number for code, card in PENALTY_BY_CODE.items()}
-_PENALTY_TURNS = {code: card.turns_missed for code, card in PENALTY_BY_CODE.items()}
-_PACK_COUNTS = Counter(PACK)
 _PAIRS = ((0, 1), (0, 2), (1, 2))
 
 # Compact internal actions, parallel to the cached move dicts.
 _A_PACK, _A_DISC, _A_PLAY, _A_PEN, _A_DISCARD = range(5)
+
+
+# -- rules the bots share (pure functions of plain values, fast enough for their rollouts) -----
+
+# ``_LEFT_OF[n][seat]``: the other seats, nearest to the left first. Built once for every table
+# size, so the rule below walks a ready tuple instead of doing modular arithmetic per seat.
+_LEFT_OF: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple((seat + k) % n for k in range(1, n)) for seat in range(n))
+    for n in range(MAX_PLAYERS + 1)
+)
+
+
+def opponents_left_of(seat: int, n: int) -> tuple[int, ...]:
+    """The seats other than ``seat`` at a table of ``n``, nearest to its left first
+    (docs/rulings.md: "to the left" is ``seat + 1``, wrapping round): the order in which a
+    Penalty card looks for its victim. A shared tuple: do not change it."""
+    return _LEFT_OF[n][seat]
+
+
+def penalty_victim(
+    number: int, attacker: int, heights: Sequence[int], penalised: Sequence[object]
+) -> int | None:
+    """The seat a Penalty card bearing ``number`` played by ``attacker`` lands on, or ``None``.
+
+    docs/rulings.md: the nearest opponent to the attacker's left whose highest story card bears
+    the Penalty's number and who carries no unserved Penalty (so a P8 can never land on a P8).
+    ``heights[s]`` is seat ``s``'s highest story card (0 for none); ``penalised[s]`` is truthy
+    while seat ``s`` carries an unserved Penalty (a bool, or the engine's ``(card, turns_left)``
+    / ``None``, taken as they are so neither the engine nor a rollout builds a list per call).
+    The engine's legal moves, ``apply`` and the view's ``penalty_victims`` all use this.
+    """
+    for v in _LEFT_OF[len(heights)][attacker]:
+        if heights[v] == number and not penalised[v]:
+            return v
+    return None
 
 
 class FarawayState:
@@ -163,24 +197,13 @@ def _draw_choices(hand_empty: bool, npack: int, ndisc: int) -> tuple[list[Move],
     return moves, acts
 
 
-def _victim(state: FarawayState, number: int, attacker: int) -> int | None:
-    """The nearest opponent to ``attacker``'s left whose highest story card is ``number`` and
-    who carries no unserved Penalty (so a P8 can never land on a P8)."""
-    n, rows, pens = state.n, state.rows, state.pens
-    for k in range(1, n):
-        v = (attacker + k) % n
-        if rows[v] == number and pens[v] is None:
-            return v
-    return None
-
-
 def _penalty_victims(state: FarawayState, seat: int) -> dict[str, int]:
     """Each distinct Penalty card in ``seat``'s hand that would hit someone now, with its victim,
-    as if it were ``seat``'s turn (``_victim``, the rule ``apply`` follows)."""
+    as if it were ``seat``'s turn (``penalty_victim``, the rule ``apply`` follows)."""
     victims: dict[str, int] = {}
     for card in state.hands[seat]:
         if card[0] == "P" and card not in victims:
-            v = _victim(state, _PENALTY_NUMBER[card], seat)
+            v = penalty_victim(PENALTY_NUMBER[card], seat, state.rows, state.pens)
             if v is not None:
                 victims[card] = v
     return victims
@@ -200,7 +223,7 @@ def _compute_legal(state: FarawayState) -> None:
     high = state.rows[t]
     must_play = False
     if not state.story_done:
-        nxt = _STORY_CODE[high + 1]
+        nxt = STORY_CODE[high + 1]
         if nxt in hand:
             must_play = True
             moves.append({"type": "play", "card": nxt})
@@ -210,21 +233,21 @@ def _compute_legal(state: FarawayState) -> None:
         for card in hand:
             if card[0] == "P" and card != last:
                 last = card
-                v = _victim(state, _PENALTY_NUMBER[card], t)
+                v = penalty_victim(PENALTY_NUMBER[card], t, state.rows, state.pens)
                 if v is not None:
                     moves.append({"type": "penalty", "card": card})
                     acts.append((_A_PEN, card, v))
     if not must_play and hand:
         dead = False
         for card in hand:
-            if card[0] != "P" and _STORY_NUMBER[card] <= high:
+            if card[0] != "P" and STORY_NUMBER[card] <= high:
                 dead = True
                 break
         last = None
         for card in hand:
             if card != last:
                 last = card
-                if dead and card[0] != "P" and _STORY_NUMBER[card] > high:
+                if dead and card[0] != "P" and STORY_NUMBER[card] > high:
                     continue
                 moves.append({"type": "discard", "card": card})
                 acts.append((_A_DISCARD, card))
@@ -301,8 +324,8 @@ class FarawayEngine(Engine):
     name = "faraway"
     title = "The Faraway Tree"
     short_title = "Faraway"
-    min_players = 2
-    max_players = 4
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
     rules_version = 1
     summary = "Lay your story cards 1 to 9 in order; hold others back with penalties."
 
@@ -328,7 +351,7 @@ class FarawayEngine(Engine):
             if (
                 not isinstance(deck, list | tuple)
                 or not all(isinstance(c, str) for c in deck)
-                or Counter(deck) != _PACK_COUNTS
+                or Counter(deck) != PACK_COUNTS
             ):
                 raise ValueError("The deck must be an ordering of exactly the 44 Faraway cards.")
             order = list(deck)
@@ -482,7 +505,7 @@ class FarawayEngine(Engine):
             card, victim = act[1], act[2]
             hand = _remove(state.hands[t], card)
             new.hands = _replace(state.hands, t, hand)
-            turns = _PENALTY_TURNS[card]
+            turns = PENALTY_TURNS[card]
             new.pens = _replace(state.pens, victim, (card, turns))
             known = state.known[t]
             if known and card in known:
@@ -494,7 +517,7 @@ class FarawayEngine(Engine):
                     "seat": t,
                     "card": card,
                     "victim": victim,
-                    "on": _STORY_CODE[state.rows[victim]],
+                    "on": STORY_CODE[state.rows[victim]],
                     "turns": turns,
                 }
             )
@@ -555,19 +578,19 @@ class FarawayEngine(Engine):
         if kind == "play":
             if state.story_done:
                 return "Only one story card may be played each turn."
-            if card not in _STORY_NUMBER:
+            if card not in STORY_NUMBER:
                 return "A Penalty card is played with a 'penalty' move."
             return f"Your next story card is {high + 1}, not {card}."
         if kind == "penalty":
-            if card not in _PENALTY_NUMBER:
+            if card not in PENALTY_NUMBER:
                 return f"{card} is not a Penalty card."
             if state.pen_done:
                 return "Only one Penalty card may be played each turn."
             return (
                 f"No opponent can take {card}: their highest story card must be"
-                f" {_PENALTY_NUMBER[card]} and they must not already carry a Penalty."
+                f" {PENALTY_NUMBER[card]} and they must not already carry a Penalty."
             )
-        if not state.story_done and _STORY_CODE[high + 1] in hand:
+        if not state.story_done and STORY_CODE[high + 1] in hand:
             return f"You hold {high + 1}, your next story card, and must play it first."
         return (
             "While you hold a dead card (a number already in your row), you must discard a dead"
@@ -588,8 +611,8 @@ class FarawayEngine(Engine):
             "dealer": state.dealer,
             "hand": [] if seat is None else list(state.hands[seat]),
             "hand_counts": [len(h) for h in state.hands],
-            "rows": [[_STORY_CODE[i] for i in range(1, h + 1)] for h in state.rows],
-            "row_next": [None if over else _STORY_CODE.get(h + 1) for h in state.rows],
+            "rows": [[STORY_CODE[i] for i in range(1, h + 1)] for h in state.rows],
+            "row_next": [None if over else STORY_CODE.get(h + 1) for h in state.rows],
             "discards": list(reversed(disc[-3:])),
             "discard_count": len(disc),
             # Every card in the pile went there face up and only public draws took any away, so
@@ -694,7 +717,7 @@ class FarawayEngine(Engine):
             and 0 <= state.dealer < n
         ):
             raise ValueError("Malformed Faraway Tree state: seats, rows or turn out of range.")
-        if Counter(self._all_cards(state)) != _PACK_COUNTS:
+        if Counter(self._all_cards(state)) != PACK_COUNTS:
             raise ValueError("Malformed Faraway Tree state: the cards do not make up the pack.")
         if any(Counter(k) - Counter(h) for k, h in zip(state.known, state.hands, strict=True)):
             raise ValueError("Malformed Faraway Tree state: a known card is not in its hand.")
@@ -707,7 +730,7 @@ class FarawayEngine(Engine):
         for h in state.hands:
             cards.extend(h)
         for high in state.rows:
-            cards.extend(_STORY_CODE[i] for i in range(1, high + 1))
+            cards.extend(STORY_CODE[i] for i in range(1, high + 1))
         cards.extend(state.pack)
         cards.extend(state.discards)
         cards.extend(p[0] for p in state.pens if p is not None)
@@ -727,7 +750,7 @@ class FarawayEngine(Engine):
         known = [
             list(view["hand"]) if s == seat else list(k) for s, k in enumerate(view["known_cards"])
         ]
-        unseen = Counter(_PACK_COUNTS)
+        unseen = Counter(PACK_COUNTS)
         seen: list[str] = [c for k in known for c in k]
         for row in view["rows"]:
             seen.extend(row)

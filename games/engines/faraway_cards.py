@@ -7,6 +7,7 @@ penalty lengths is a change of data, not of code.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 
@@ -63,6 +64,17 @@ PENALTY_BY_CODE: dict[str, PenaltyCard] = {c.code: c for c in PENALTY_CARDS}
 PACK: tuple[str, ...] = tuple(
     c.code for c in STORY_CARDS for _ in range(COPIES_OF_EACH_STORY_CARD)
 ) + tuple(c.code for c in PENALTY_CARDS)
+
+# The same facts flattened into plain lookups, for the engine's hot path and the bots' rollouts
+# (one dict lookup instead of a dataclass attribute, or of parsing a code). Read-only by
+# convention: the engine and the bots share these very objects.
+PACK_COUNTS: Counter[str] = Counter(PACK)  # code -> copies in the pack, in ``PACK`` order
+STORY_CODES: tuple[str, ...] = tuple(c.code for c in STORY_CARDS)  # lowest first
+STORY_NUMBER: dict[str, int] = {c.code: c.number for c in STORY_CARDS}
+STORY_CODE: dict[int, str] = {c.number: c.code for c in STORY_CARDS}  # number -> code
+PENALTY_NUMBER: dict[str, int] = {c.code: c.number for c in PENALTY_CARDS}
+PENALTY_CODE: dict[int, str] = {c.number: c.code for c in PENALTY_CARDS}  # number -> code
+PENALTY_TURNS: dict[str, int] = {c.code: c.turns_missed for c in PENALTY_CARDS}
 
 
 def card_name(code: str) -> str:

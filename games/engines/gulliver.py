@@ -11,7 +11,7 @@ events of the step that made it, in a fresh list, so its size never grows with t
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import gulliver_words as W
@@ -26,7 +26,6 @@ PENALTY_PER_CARD = 5
 OPTION_KEYS = frozenset({"deck", "dealer", "target", "challenges"})
 MOVE_TYPES = ("play", "prepend", "draw", "pass", "challenge", "vote")
 
-_ADJ_STATE = W.NEXT_BY_CARD[W.START][next(iter(sorted(W.ADJECTIVES)))]
 _DRAW: dict[str, Any] = {"type": "draw"}
 _PASS: dict[str, Any] = {"type": "pass"}
 _CHALLENGE: dict[str, Any] = {"type": "challenge"}
@@ -150,14 +149,50 @@ def _log(t: GulliverState, event: dict[str, Any]) -> None:
     t.events.append(event)
 
 
-def _next_holder(hands: tuple[tuple[str, ...], ...], seat: int) -> int | None:
-    """The next seat to the left that still holds cards (possibly ``seat`` itself)."""
-    n = len(hands)
+# -- rules the bots share (pure functions of plain values, fast enough for their rollouts) -----
+
+
+def next_holder(holding: Sequence[object], seat: int) -> int | None:
+    """Who moves after ``seat`` (docs/rulings.md: empty hands are skipped): the next seat to
+    its left that still holds cards, ``seat`` itself when nobody else does, ``None`` when no
+    one does. ``holding[s]`` is truthy while seat ``s`` holds cards: its hand, or its hand
+    size, taken as they are so neither the engine nor a rollout builds a list per call."""
+    n = len(holding)
     for k in range(1, n + 1):
         s = (seat + k) % n
-        if hands[s]:
+        if holding[s]:
             return s
     return None
+
+
+def round_gain(tricks: int, went_out: bool) -> int:
+    """What a seat adds to its plus column at the end of a round (docs/rulings.md, Scoring):
+    ``POINTS_PER_TRICK`` per trick taken, and ``POINTS_FOR_GOING_OUT`` for the seat that
+    emptied its hand first."""
+    return POINTS_PER_TRICK * tricks + (POINTS_FOR_GOING_OUT if went_out else 0)
+
+
+def round_loss(held: int) -> int:
+    """What a seat adds to its minus column at the end of a round: ``PENALTY_PER_CARD`` per
+    card still in its hand."""
+    return PENALTY_PER_CARD * held
+
+
+def round_points(tricks: int, went_out: bool, held: int) -> int:
+    """A seat's round score, its standing's change: ``round_gain`` less ``round_loss`` (what
+    a bot's evaluation asks of a round stopped at any moment: "if it ended now")."""
+    return round_gain(tricks, went_out) - round_loss(held)
+
+
+def lay_moves(hand: Sequence[str], table: Mapping[str, int], prepend: bool) -> list[dict[str, Any]]:
+    """The plays and prepends ``hand`` allows, in the engine's order: each distinct card that
+    fits the end (``table``, ``gulliver_words.end_table``), in hand order, then, when
+    ``prepend`` (``gulliver_words.may_prepend``), each distinct adjective it holds."""
+    distinct = dict.fromkeys(hand)
+    moves = [{"type": "play", "card": c} for c in distinct if c in table]
+    if prepend:
+        moves.extend({"type": "prepend", "card": c} for c in distinct if c in W.ADJECTIVES)
+    return moves
 
 
 def _sentence_states(sentence: Sequence[str], prepended: bool) -> tuple[int, int | None]:
@@ -382,12 +417,11 @@ class GulliverEngine(Engine):
 
     def _turn_moves(self, s: GulliverState) -> tuple[dict[str, Any], ...]:
         seat = s.turn
-        hand = s.hands[seat]
-        table = W.NEXT_BY_CARD[s.dfa] if s.sentence else W.LEAD_BY_CARD
-        distinct = dict.fromkeys(hand)
-        moves = [{"type": "play", "card": c} for c in distinct if c in table]
-        if s.pdfa is not None and seat != s.starter:
-            moves.extend({"type": "prepend", "card": c} for c in distinct if c in W.ADJECTIVES)
+        moves = lay_moves(
+            s.hands[seat],
+            W.end_table(s.dfa, not s.sentence),
+            W.may_prepend(s.pdfa, seat, s.starter),
+        )
         if not moves:
             moves.append(_DRAW if s.sp < len(s.stack) else _PASS)
         if s.last is not None and s.last[0] != seat:
@@ -443,26 +477,21 @@ class GulliverEngine(Engine):
         t.hands = _replace(s.hands, seat, hand)
         if card in s.revealed[seat]:
             t.revealed = _replace(s.revealed, seat, _remove(s.revealed[seat], card))
+        dfa, t.pdfa = W.lay(s.dfa, s.pdfa, not s.sentence, card, front)
         if front:
             sentence = (card, *s.sentence)
-            dfa = s.pdfa
-            t.pdfa = None
             t.prepended = True
         elif s.sentence:
             sentence = (*s.sentence, card)
-            dfa = W.NEXT_BY_CARD[s.dfa][card]
-            if s.pdfa is not None:
-                t.pdfa = W.NEXT_BY_CARD[s.pdfa].get(card)
         else:
             sentence = (card,)
-            dfa = W.LEAD_BY_CARD[card]
-            t.pdfa = W.NEXT_BY_CARD[_ADJ_STATE].get(card)
             t.starter = seat
         t.passes = 0
         kind = "prepend" if front else "play"
         complete = W.ACCEPTING[dfa]
         _log(t, {"type": kind, "seat": seat, "card": card, "complete": complete})
-        if complete and len(sentence) >= W.TRICK_LENGTH:
+        # ``complete and``: the trick rule is asked only of the rare complete sentence.
+        if complete and W.is_trick(len(sentence), dfa):
             t.tricks = _replace(s.tricks, seat, s.tricks[seat] + 1)
             t.taken = (*s.taken, (seat, sentence))
             t.sentence = ()
@@ -486,7 +515,7 @@ class GulliverEngine(Engine):
             t.out = seat
             _log(t, {"type": "out", "seat": seat})
         t.last = (seat, card, kind) if s.chal else None
-        nxt = _next_holder(t.hands, seat)
+        nxt = next_holder(t.hands, seat)
         if nxt is None:
             self._end_round(t, "no_cards")
         else:
@@ -501,7 +530,7 @@ class GulliverEngine(Engine):
         t.passes = 0
         t.last = None
         _log(t, {"type": "draw", "seat": seat, "source": "stack", "card": card, PRIVATE: ["card"]})
-        t.turn = _next_holder(t.hands, seat)  # type: ignore[assignment]
+        t.turn = next_holder(t.hands, seat)  # type: ignore[assignment]
         return t
 
     def _pass(self, s: GulliverState, seat: int) -> GulliverState:
@@ -512,7 +541,7 @@ class GulliverEngine(Engine):
         if t.passes >= sum(1 for h in s.hands if h):
             self._end_round(t, "all_passed")
         else:
-            t.turn = _next_holder(s.hands, seat)  # type: ignore[assignment]
+            t.turn = next_holder(s.hands, seat)  # type: ignore[assignment]
         return t
 
     def _challenge(self, s: GulliverState, seat: int) -> GulliverState:
@@ -565,11 +594,8 @@ class GulliverEngine(Engine):
     def _end_round(self, t: GulliverState, reason: str) -> None:
         n = t.n
         held = [len(h) for h in t.hands]
-        gained = [
-            POINTS_PER_TRICK * t.tricks[s] + (POINTS_FOR_GOING_OUT if s == t.out else 0)
-            for s in range(n)
-        ]
-        lost = [PENALTY_PER_CARD * held[s] for s in range(n)]
+        gained = [round_gain(t.tricks[s], s == t.out) for s in range(n)]
+        lost = [round_loss(h) for h in held]
         t.plus = tuple(p + g for p, g in zip(t.plus, gained, strict=True))
         t.minus = tuple(m + x for m, x in zip(t.minus, lost, strict=True))
         standing = [p - m for p, m in zip(t.plus, t.minus, strict=True)]
@@ -688,9 +714,9 @@ class GulliverEngine(Engine):
         playable: list[str] = []
         prependable: list[str] = []
         if seat is not None:
-            table = W.NEXT_BY_CARD[s.dfa] if s.sentence else W.LEAD_BY_CARD
+            table = W.end_table(s.dfa, not s.sentence)
             playable = [c for c in dict.fromkeys(hand) if c in table]
-            if s.pdfa is not None and seat != s.starter:
+            if W.may_prepend(s.pdfa, seat, s.starter):
                 prependable = [c for c in dict.fromkeys(hand) if c in W.ADJECTIVES]
         out: dict[str, Any] = {
             "game": self.name,

@@ -274,6 +274,44 @@ LEAD_BY_CARD: dict[str, int] = {
     code: dst for code, dst in NEXT_BY_CARD[START].items() if CLASS_OF[code] in LEAD_CLASSES
 }
 ADJECTIVES = frozenset(code for code, cls, _ in WORDS if cls == PREPEND_CLASS)
+# The state after an adjective at the front: every adjective leads there (one word class), so a
+# sentence's "adjective + sentence" state starts here when its first card is laid.
+ADJECTIVE_START: int = TRANSITIONS[START][PREPEND_CLASS]
+
+
+# ---------------------------------------------------------------- the sentence, step by step
+# Plain-value rules shared by the engine (which carries a sentence as ``dfa``, the automaton
+# state of the sentence as laid, and ``pdfa``, that of an adjective + the sentence, ``None`` when
+# no prepend could be finished) and the bots, which replay and imagine sentences in rollouts.
+
+
+def end_table(dfa: int, empty: bool) -> dict[str, int]:
+    """The cards that may go at the end of the sentence now, each with the automaton state
+    after it: on an ``empty`` sentence only a noun may lead. A shared dict: do not change it."""
+    return LEAD_BY_CARD if empty else NEXT_BY_CARD[dfa]
+
+
+def may_prepend(pdfa: int | None, seat: int, starter: int | None) -> bool:
+    """Whether ``seat`` may put an adjective in front now: once per sentence (``pdfa`` is
+    ``None`` once done), never by the seat that started the sentence, and only when the
+    sentence could still be finished with it (``pdfa`` is ``None`` otherwise too)."""
+    return pdfa is not None and seat != starter
+
+
+def lay(dfa: int, pdfa: int | None, empty: bool, card: str, front: bool) -> tuple[int, int | None]:
+    """``(dfa, pdfa)`` after laying ``card``, a legal play or (``front``) prepend. A prepend
+    uses up the sentence's one prepend; a first card starts the adjective + sentence track."""
+    if front:
+        return pdfa, None  # type: ignore[return-value]  # a legal prepend had a pdfa
+    if empty:
+        return LEAD_BY_CARD[card], NEXT_BY_CARD[ADJECTIVE_START].get(card)
+    return NEXT_BY_CARD[dfa][card], None if pdfa is None else NEXT_BY_CARD[pdfa].get(card)
+
+
+def is_trick(length: int, state: int) -> bool:
+    """Whether a sentence of ``length`` cards in automaton ``state`` is taken as a trick: the
+    moment it is complete with ``TRICK_LENGTH`` cards or more (docs/rulings.md, Tricks)."""
+    return length >= TRICK_LENGTH and state != DEAD and ACCEPTING[state]
 
 
 # ---------------------------------------------------------------- the referee
@@ -300,7 +338,7 @@ def run(cards: Sequence[str], prepended: bool = False) -> int:
 
 def with_prepend(cards: Sequence[str]) -> int:
     """The state of an adjective followed by ``cards``."""
-    state = NEXT_BY_CARD[START].get(next(iter(ADJECTIVES)), DEAD)
+    state = ADJECTIVE_START
     for code in cards:
         state = step(state, code)
     return state
