@@ -31,6 +31,7 @@ from statistics import mean
 from typing import Any
 
 from games.engines import get_engine
+from games.engines.gulliver import DEFAULT_TARGET
 
 # A game still going after this many moves means an engine that loops; stop loudly.
 MAX_MOVES_PER_GAME = 500_000
@@ -145,7 +146,7 @@ def simulate(
     players: int,
     games: int,
     seed: int = 0,
-    target: int = 250,
+    target: int = DEFAULT_TARGET,
     challenges: bool = False,
     challenge_rate: float = 0.1,
 ) -> Summary:
@@ -234,7 +235,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--target", type=int, default=250, help="Gulliver winning score")
+    parser.add_argument("--target", type=int, default=DEFAULT_TARGET, help="Gulliver winning score")
     parser.add_argument(
         "--challenges", action="store_true", help="Gulliver: play with the challenge option"
     )
@@ -249,7 +250,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         parser.error("--games must be at least 1")
     if not 0.0 <= args.challenge_rate <= 1.0:
         parser.error("--challenge-rate must be between 0 and 1")
-    if args.game == "faraway" and (args.challenges or args.target != 250):
+    if args.game == "faraway" and (args.challenges or args.target != DEFAULT_TARGET):
         parser.error("--target and --challenges are Gulliver options")
     return args
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from games.bots import Budget
 from games.engines import get_engine
+from games.engines.gulliver import DEFAULT_TARGET
 from games.lab.players import PLAYERS, not_for
 from games.lab.tournament import (
     GameResult,
@@ -183,7 +184,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--budget-ms", type=float, help="milliseconds per decision for every search"
     )
-    parser.add_argument("--target", type=int, default=250, help="Gulliver: winning score")
+    parser.add_argument(
+        "--target", type=int, default=DEFAULT_TARGET, help="Gulliver: winning score"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--processes", type=int, default=2)
     args = parser.parse_args(argv)

@@ -32,6 +32,7 @@ from typing import Any
 
 from games.bots import Budget
 from games.engines import get_engine
+from games.engines.gulliver import DEFAULT_TARGET
 from games.lab.players import PLAYERS, decide, not_for
 
 MAX_PLIES = 200_000
@@ -220,7 +221,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--iterations", type=int, help="strong bot: iterations per decision")
     parser.add_argument("--budget-ms", type=float, help="strong bot: milliseconds per decision")
     parser.add_argument(
-        "--target", type=int, default=250, help="Gulliver: winning score (default 250, the game's)"
+        "--target",
+        type=int,
+        default=DEFAULT_TARGET,
+        help=f"Gulliver: winning score (default {DEFAULT_TARGET}, the game's)",
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--processes", type=int, default=2)
