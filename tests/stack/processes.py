@@ -193,7 +193,7 @@ class PostgresCluster:
         subprocess.run(
             [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
             cwd=REPO,
-            env={**env, "DATABASE_URL": self.url},
+            env={"LOG_LEVEL": "WARNING", **env, "DATABASE_URL": self.url},
             check=True,
             timeout=300,
         )
