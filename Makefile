@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run serve test test-unit test-integration test-browser test-faults test-sqlite lint format migrate demo bench bench-bot-latency bench-load clean
+.PHONY: run serve test test-unit test-integration test-browser test-faults test-sqlite lint format migrate demo bench bench-bot-latency bench-web bench-load clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -66,14 +66,20 @@ test: lint test-unit test-integration test-browser test-faults
 test-sqlite: $(STAMP)
 	env -u DATABASE_URL -u REDIS_URL REQUIRE_SERVICES=0 $(PY) -m pytest tests/integration
 
+# Benchmarks (bench/README.md: what each measures, how long, where its figures are kept). Those
+# on real processes start their own PostgreSQL cluster and Redis (tests/stack), as test-faults.
 bench: $(STAMP)
 	$(PY) bench/engines.py
 
-# A person's move to the bots' replies committed, through a real worker (needs REDIS_URL).
+# A person's move to the bots' replies committed, through a real worker.
 bench-bot-latency: $(STAMP)
 	$(PY) bench/bot_latency.py
 
-# 40 logged-in clients over HTTP against gunicorn + PostgreSQL + Redis + a worker, 5 minutes
+# Requests over HTTP as multiples of a trivial page, statements counted, a load run (~4 min).
+bench-web: $(STAMP)
+	$(PY) bench/web.py
+
+# 40 signed-in clients over HTTP against gunicorn + PostgreSQL + Redis + a worker, 5 minutes
 # steady, then 5 with the worker killed every minute (~18 min; docs/performance.md).
 bench-load: $(STAMP)
 	$(PY) bench/load.py

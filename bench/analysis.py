@@ -59,11 +59,11 @@ def main() -> int:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from bench.machine import load_line, machine_line
     from games.models import AnalysedDecision, AnalysisStatus, MatchAnalysis
     from games.services import match_create, match_join
     from games.services.analysis import analysis_run
     from tests.analysis_matches import play_greedy
+    from tests.stack.machine import load_line, machine_line
 
     call_command("migrate", verbosity=0)
     users = [get_user_model().objects.create_user(f"p{i}") for i in range(4)]

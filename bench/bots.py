@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.report import percentile  # noqa: E402
 from games.bots import DEFAULT_BUDGET, Budget, choose_move, decide  # noqa: E402
 from games.bots.common import playable_moves  # noqa: E402
 from games.engines import get_engine  # noqa: E402
@@ -77,12 +78,6 @@ def time_level(
         if report is not None:
             deals.append(report.deals)
     return times, deals
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
-    return ordered[index]
 
 
 def main(argv: list[str] | None = None) -> int:

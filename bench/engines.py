@@ -1,28 +1,16 @@
-"""Random self-play speed of Parlour's rule engines beside two gin-rummy engines.
+"""Random self-play speed of Parlour's rule engines beside two gin-rummy engines, side by side.
 
     .venv/bin/python bench/engines.py               # 12 s per subject in 6 interleaved slices
     .venv/bin/python bench/engines.py --quick       # 2 s per subject, 1 round: a smoke run
     .venv/bin/python bench/engines.py --seconds 30 --rounds 10
 
-Every subject plays whole games with uniformly random legal moves from a seeded
-``random.Random`` and reports games/s and moves/s:
-
-- ``faraway`` (2, 3, 4 players) and ``gulliver`` (4 players, a low ``target`` so matches stay
-  short) through the engine contract: each move is ``awaiting`` + ``legal_moves`` + ``apply``;
-  Gulliver's ``next_round`` (a server action, not a move) is done and timed but not counted.
-- RLCard's ``gin-rummy``: ``env.reset()``, then ``env.step(action)`` with a random key of
-  ``state["legal_actions"]`` until ``env.is_over()``.
-- OpenSpiel's ``gin_rummy``: ``new_initial_state()``, then ``apply_action`` with a random legal
-  action, chance outcomes (the deal, stock draws) included and counted as moves, like the
-  decisions; the decisions-only rate is printed too.
-
-Subjects are measured side by side: the budget of each is split into ``--rounds`` slices and
-the slices run in rotation, so a burst of load from another process hits every subject alike.
-A slice always finishes the game in hand, so it may run a little over its budget; rates use
-the time actually spent. The ``cpu%`` column is the CPU time the process got over that wall
-time: near 100 means no other process took the core from the measurement. rlcard and
-open_spiel come from ``requirements-bench.txt``; without them the competitors are skipped with
-a message and only the engines are measured.
+Each subject plays whole games with uniformly random legal moves from a seeded
+``random.Random``; Parlour's engines through the contract only (``awaiting``, ``legal_moves``,
+``apply``; Gulliver's ``next_round`` timed, not counted), RLCard's ``gin-rummy`` and OpenSpiel's
+``gin_rummy`` (chance outcomes counted as moves; decisions alone printed too) when
+``requirements-bench.txt`` is installed. Budgets run in slices in rotation so load from other
+processes hits every subject alike; ``cpu%`` is the CPU the process got over the wall time.
+What it measures: bench/README.md; figures: docs/performance.md.
 """
 
 from __future__ import annotations
@@ -40,8 +28,8 @@ if str(ROOT) not in sys.path:
     # Run as a plain script (``python bench/engines.py``), the repo root is not on the path.
     sys.path.insert(0, str(ROOT))
 
-from bench.machine import load_line, machine_line  # noqa: E402
 from games.engines import get_engine  # noqa: E402
+from tests.stack.machine import load_line, machine_line  # noqa: E402
 
 # A game that has not ended after this many moves means an engine that loops: stop loudly
 # rather than spin for the whole budget.
@@ -83,30 +71,12 @@ class Skip(Exception):
 # --- Parlour's engines, through the contract only ----------------------------------------
 
 
-def faraway_player(players: int, seed: int) -> Callable[[random.Random], tuple[int, int]]:
-    eng = get_engine("faraway")
-    game_seed = [seed]
-
-    def play(rng: random.Random) -> tuple[int, int]:
-        game_seed[0] += 1
-        state = eng.new_game(players, game_seed[0])
-        moves = 0
-        while not eng.is_over(state):
-            seat = eng.awaiting(state)[0]
-            state = eng.apply(state, seat, rng.choice(eng.legal_moves(state, seat)))
-            moves += 1
-            if moves > MAX_MOVES_PER_GAME:
-                raise RuntimeError(f"faraway {players}p seed {game_seed[0]}: no end in sight")
-        return moves, 0
-
-    return play
-
-
-def gulliver_player(
-    players: int, target: int, seed: int
+def engine_player(
+    game: str, players: int, options: dict, seed: int
 ) -> Callable[[random.Random], tuple[int, int]]:
-    eng = get_engine("gulliver")
-    options = {"target": target}
+    """Whole games through the engine contract; a round's ``next_round`` is done, not counted."""
+    eng = get_engine(game)
+    rounds = eng.has_rounds  # checked once: Faraway pays no round_over call a move
     game_seed = [seed]
 
     def play(rng: random.Random) -> tuple[int, int]:
@@ -114,14 +84,14 @@ def gulliver_player(
         state = eng.new_game(players, game_seed[0], dict(options))
         moves = 0
         while not eng.is_over(state):
-            if eng.round_over(state):
+            if rounds and eng.round_over(state):
                 state = eng.next_round(state)
                 continue
             seat = eng.awaiting(state)[0]
             state = eng.apply(state, seat, rng.choice(eng.legal_moves(state, seat)))
             moves += 1
             if moves > MAX_MOVES_PER_GAME:
-                raise RuntimeError(f"gulliver {players}p seed {game_seed[0]}: no end in sight")
+                raise RuntimeError(f"{game} {players}p seed {game_seed[0]}: no end in sight")
         return moves, 0
 
     return play
@@ -189,12 +159,14 @@ def build_subjects(args: argparse.Namespace) -> tuple[list[Subject], list[str]]:
             skipped.append(f"{label}: skipped, the engine does not import ({exc})")
 
     for n in args.faraway_players:
-        add(f"faraway-{n}p", f"Faraway {n}p", lambda n=n: faraway_player(n, args.seed))
+        add(
+            f"faraway-{n}p", f"Faraway {n}p", lambda n=n: engine_player("faraway", n, {}, args.seed)
+        )
     g = args.gulliver_players
     add(
         f"gulliver-{g}p",
         f"Gulliver {g}p target {args.gulliver_target}",
-        lambda: gulliver_player(g, args.gulliver_target, args.seed),
+        lambda: engine_player("gulliver", g, {"target": args.gulliver_target}, args.seed),
     )
     if not args.no_competitors:
         add("rlcard-gin-rummy", "RLCard gin-rummy", lambda: rlcard_player(args.seed))

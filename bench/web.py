@@ -1,98 +1,52 @@
-"""Requests to the served site, timed over HTTP, against a trivial login-required page.
+"""Requests to the served site, timed over HTTP, as multiples of a trivial signed-in page.
 
     .venv/bin/python bench/web.py                  # 240 requests of each kind, 60 s load run
     .venv/bin/python bench/web.py --quick          # a smoke run: fewer requests, shorter matches
     .venv/bin/python bench/web.py --requests 480 --load-seconds 120
 
-The site runs as a new user's server would run it: gunicorn with 2 sync workers (as the
-Procfile does) on a free loopback port, PostgreSQL (a database of the benchmark's own,
-``parlour_bench`` on 127.0.0.1:5432, created if missing and migrated), ``DEBUG`` off, Celery
-eager (every seat is a person, so no bot task is ever due; a Gulliver round's next deal runs
-inside the request that ended the round). ``PARLOUR_BENCH=1`` routes to ``config.bench_urls``:
-the site plus ``/bench/trivial/``, a login-required page answering two bytes, the yardstick
-every other request is divided by.
+The site runs on ``tests.stack``: gunicorn with 2 sync workers (as the Procfile), a private
+PostgreSQL cluster with initdb's settings (durable, as a server's), ``DEBUG`` off, Celery eager
+(no broker: every seat is a person; a Gulliver round's next deal runs inside the request that
+ended the round), and ``PARLOUR_BENCH=1``, which adds ``/bench/trivial/`` (``bench/urls.py``),
+a page answering two bytes to a signed-in user: the yardstick every other request is divided by.
 
-1. Long matches between two users are played through the services (``match_create``,
-   ``match_join``, then ``move_submit`` with moves from ``games.bots.choose_move`` on the
-   awaited seat's view) to the plies asked for, with seeds checked beforehand to keep each
-   match running past its ply. A Faraway match goes on one entry more where the awaited move
-   is a draw: every timed move hands the turn on (the whole work of a move; a draw keeps the
-   turn and writes less), and none ends the round or the match. Each is then copied (the
-   match row and every row that points at it, found by model introspection, so columns added
-   later are copied too), once per timed request, so every timed move POST is a fresh legal
-   move on a copy of its own.
-2. gunicorn starts; the two users log in through the real login form (GET it, POST it with its
-   CSRF token).
-3. Timed, interleaved round-robin across kinds: the trivial page, the poll answered 204
-   (current ``?version``), the poll that re-renders the table (a stale version), and the move
-   POST as htmx sends it (``HX-Request``, the CSRF header) at every prepared ply, and the replay
-   viewer on each game's longest match (the whole page and the htmx frame, at ply 5 and
-   ``REPLAY_LATE_BEFORE_END`` plies before its end). Statuses are checked: anything unexpected
-   is counted as an error.
-4. Queries of each kind counted in process (``django.test.Client`` and
-   ``CaptureQueriesContext`` on the same database, on copies kept for it); replay pages also
-   timed in process with their move list rendered afresh (the server keeps it once rendered).
-5. A load run: 40 clients, each a thread with a session of its own logged in through the form,
-   playing 20 two-player matches (each between two of them) for 60 s. A client polls its table
-   and, when the page offers it moves, posts one; when a match ends the pair starts another
-   through the pages (new-match form, join). Reports moves/s, POST p50/p99 and errors. A
-   client not awaited polls every ``--poll-every`` s (0.25 by default, eight times the page's
-   rate), which keeps both sync workers busy: the latencies then include the wait for a free
-   worker, and moves/s is what two workers serve with that many pollers.
-6. Every match of the load run and every prepared match and copy is replayed through
-   ``games.engines.replay`` and each stored chain hash compared (skipped, and said so, while
-   the storage has no chain hashes).
-
-The machine's load average and the CPU share of the gunicorn processes (and of PostgreSQL's
-backends for this database, and of this client process) are reported for each phase: client,
-server and database share the machine, so a phase whose shares do not add up to the cores
-was waiting on something else. At the end the rows made by the run are deleted (``--keep``
-keeps them), gunicorn is stopped and its temporary directory removed.
+Long matches are played through the services to the plies asked for, each copied once per timed
+request so that every timed move POST is a fresh legal move that hands the turn on. Then, over
+HTTP, interleaved round-robin: the trivial page, the poll answered 204 and re-rendered, the move
+POST at every prepared ply, the replay page and frame early and late; each kind's statements
+counted in process; a load run (``bench/load.py``'s players, all in pairs, polling every
+``--poll-every`` s); and every match checked by the verifiers (``bench.report.chain_check``).
+Figures and ratios only: the goals that must hold are tests (the statement budget is
+``tests/integration/test_storage.py``). What it measures: bench/README.md; its figures:
+docs/performance.md.
 """
 
 from __future__ import annotations
 
 import argparse
-import html
-import http.client
 import json
-import os
 import random
-import re
 import secrets
 import shutil
-import signal
-import socket
-import statistics
-import subprocess
 import sys
 import tempfile
-import threading
 import time
-from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode, urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     # Run as a plain script (``python bench/web.py``), the repo root is not on the path.
     sys.path.insert(0, str(ROOT))
 
-from bench.machine import load_line, machine_line  # noqa: E402
+from bench.load import create_users, play_phase, seatings, sign_in_all  # noqa: E402
+from bench.report import CpuWatch, chain_check, p50, percentile, ratio  # noqa: E402
+from tests.stack.http import Answer, Browser  # noqa: E402
+from tests.stack.machine import load_line, machine_line  # noqa: E402
+from tests.stack.processes import PostgresCluster, Stack  # noqa: E402
 
-DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/parlour_bench"
-LOOPBACK = {"127.0.0.1", "localhost", "::1"}
-# Other sessions run their test suites against this one; the benchmark must never touch it.
-FORBIDDEN_DATABASES = {"parlour_ci"}
-USER_PREFIX = "webbench-"
-# Rows of a crashed earlier run older than this are deleted at the start of the next one; a run
-# takes minutes, so a younger prefix may be a run still going.
-STALE_AFTER_S = 2 * 3600
-HTTP_TIMEOUT_S = 30.0
 TX_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
 # A prepared match goes on past its ply until the awaited move hands the turn on (a Faraway
 # turn is a draw, then a card): this many entries at most.
@@ -101,312 +55,9 @@ EXTRA_PLIES = 8
 REPLAY_LATE_BEFORE_END = 100
 # In-process renders of each replay page with its move list not yet kept.
 COLD_REPEATS = 20
+# Copies of each prepared match whose whole log the verifier checks after the run.
+COPIES_CHECKED = 10
 WORKERS = 2
-
-VERSION_RE = re.compile(r'data-version="(\d+)"')
-STATUS_RE = re.compile(r'data-status="(\w+)"')
-MOVE_RE = re.compile(r'data-move="([^"]+)"')
-CSRF_HEADER_RE = re.compile(r'"X-CSRFToken": "([^"]+)"')
-CSRF_INPUT_RE = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
-MATCH_PATH_RE = re.compile(r"/matches/(\d+)/$")
-
-# Load-run clients prefer these moves, as the full-match tests do, so that matches end (and
-# new ones start) within the run; otherwise they choose at random among the offered moves.
-LOAD_PREFERENCES = {"faraway": ("play", "penalty"), "gulliver": ("play", "prepend")}
-
-
-# --- Measuring helpers ---------------------------------------------------------------------
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
-    return ordered[index]
-
-
-def p50(values: Sequence[float]) -> float:
-    return statistics.median(values) if values else float("nan")
-
-
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def process_cpu(pid: int) -> float:
-    """CPU seconds (user + system) a process has used so far; 0 once it is gone."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return 0.0
-    # The command name (field 2) may hold spaces; the fields after its closing paren are fixed.
-    fields = stat[stat.rindex(")") + 2 :].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-
-
-def children_of(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        if int(stat[stat.rindex(")") + 2 :].split()[1]) == pid:
-            found.append(int(entry.name))
-    return found
-
-
-@dataclass
-class CpuWindow:
-    """CPU used by the server, the database backends and this client over one phase."""
-
-    label: str
-    started: float = 0.0
-    wall: float = 0.0
-    server: dict[int, float] = field(default_factory=dict)
-    database: dict[int, float] = field(default_factory=dict)
-    client: float = 0.0
-    load_start: str = ""
-    load_end: str = ""
-
-    def begin(self, server_pids: Iterable[int], database_pids: Iterable[int]) -> None:
-        self.load_start = load_line()
-        self.server = {pid: process_cpu(pid) for pid in server_pids}
-        self.database = {pid: process_cpu(pid) for pid in database_pids}
-        self.client = time.process_time()
-        self.started = time.perf_counter()
-
-    def end(self, server_pids: Iterable[int], database_pids: Iterable[int]) -> None:
-        self.wall = time.perf_counter() - self.started
-        self.client = time.process_time() - self.client
-        # A backend that connected during the phase counts from zero: all its CPU is in it.
-        self.server = {pid: process_cpu(pid) - self.server.get(pid, 0.0) for pid in server_pids}
-        self.database = {
-            pid: process_cpu(pid) - self.database.get(pid, 0.0) for pid in database_pids
-        }
-        self.load_end = load_line()
-
-    def line(self) -> str:
-        def share(seconds: float) -> str:
-            return f"{100 * seconds / self.wall:.0f}%" if self.wall else "n/a"
-
-        workers = ", ".join(share(v) for v in self.server.values())
-        total = share(sum(self.server.values()))
-        return (
-            f"{self.label}: {self.wall:.1f} s wall; CPU share gunicorn {total}"
-            f" ({workers} per process, master first), PostgreSQL backends"
-            f" {share(sum(self.database.values()))}, this client {share(self.client)}"
-            f" (of {os.cpu_count()} cores = {100 * (os.cpu_count() or 1)}%);"
-            f" {self.load_start} at start, {self.load_end.removeprefix('load average ')} at end"
-        )
-
-
-# --- Environment, database and server ------------------------------------------------------
-
-
-def configure_environment(database_url: str, data_dir: Path) -> None:
-    """Settings come from the environment: set it before Django (or gunicorn) reads it."""
-    os.environ["DATABASE_URL"] = database_url
-    os.environ["DEBUG"] = "0"
-    os.environ["PARLOUR_BENCH"] = "1"
-    os.environ["PARLOUR_DATA_DIR"] = str(data_dir)
-    os.environ["ALLOWED_HOSTS"] = "127.0.0.1,localhost"
-    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
-    os.environ.setdefault("LOG_LEVEL", "WARNING")
-    # No broker at all: Celery runs eagerly, so a Gulliver round's deal happens in the request.
-    for name in ("REDIS_URL", "CELERY_BROKER_URL", "PARLOUR_PRODUCTION"):
-        os.environ.pop(name, None)
-
-
-def check_database_url(url: str) -> tuple[str, int, str, str]:
-    parts = urlsplit(url)
-    if parts.scheme not in {"postgres", "postgresql"}:
-        raise SystemExit(f"web: {url!r} is not PostgreSQL; this benchmark runs on PostgreSQL")
-    host, name = parts.hostname or "", parts.path.lstrip("/")
-    if host not in LOOPBACK:
-        raise SystemExit(f"web: the database must be on loopback, not {host!r}")
-    if not name or name in FORBIDDEN_DATABASES:
-        raise SystemExit(f"web: refusing database {name!r}; use a database of the benchmark's own")
-    return host, parts.port or 5432, parts.username or "postgres", name
-
-
-def ensure_database(url: str) -> bool:
-    """Create the benchmark's database if missing; True when it was created."""
-    import psycopg
-    from psycopg import sql
-
-    host, port, user, name = check_database_url(url)
-    with psycopg.connect(host=host, port=port, user=user, dbname="postgres", autocommit=True) as c:
-        if c.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            return False
-        c.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    return True
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class Gunicorn:
-    """The site served as the Procfile serves it (2 sync workers), on loopback only."""
-
-    def __init__(self, data_dir: Path) -> None:
-        self.port = free_port()
-        self.error_log = data_dir / "gunicorn-error.log"
-        gunicorn = Path(sys.executable).with_name("gunicorn")
-        command = [str(gunicorn), "config.wsgi", "--chdir", str(ROOT)]
-        command += ["--bind", f"127.0.0.1:{self.port}", "--workers", str(WORKERS)]
-        # The Procfile logs every request; so does this, to a file rather than the terminal.
-        command += ["--access-logfile", str(data_dir / "gunicorn-access.log")]
-        command += ["--error-logfile", str(self.error_log)]
-        self.process = subprocess.Popen(command, cwd=ROOT, env=os.environ.copy())
-
-    def wait_ready(self, timeout: float = 30.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise SystemExit(
-                    f"web: gunicorn exited ({self.process.returncode}):\n{self.log_tail()}"
-                )
-            try:
-                status = HttpClient(self.port).request("GET", "/accounts/login/").status
-            except OSError:
-                time.sleep(0.1)
-                continue
-            if status == 200 and len(children_of(self.process.pid)) >= WORKERS:
-                return
-            time.sleep(0.1)
-        raise SystemExit(f"web: gunicorn did not answer within {timeout:.0f} s:\n{self.log_tail()}")
-
-    def pids(self) -> list[int]:
-        return [self.process.pid, *sorted(children_of(self.process.pid))]
-
-    def log_tail(self, lines: int = 30) -> str:
-        try:
-            return "\n".join(self.error_log.read_text().splitlines()[-lines:])
-        except OSError:
-            return "(no error log)"
-
-    def stop(self) -> None:
-        if self.process.poll() is not None:
-            return
-        self.process.send_signal(signal.SIGTERM)  # graceful: workers finish their request
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
-
-
-# --- An HTTP client that behaves like the browser's htmx ----------------------------------
-
-
-@dataclass
-class Response:
-    status: int
-    headers: http.client.HTTPMessage
-    body: str
-    seconds: float
-
-
-class HttpClient:
-    """One browser: its own cookies; a new connection per request, because gunicorn's sync
-    workers close every connection after answering (the timings include the connect)."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.cookies: dict[str, str] = {}
-        self.csrf_token = ""
-
-    def request(
-        self,
-        method: str,
-        path: str,
-        *,
-        form: dict[str, Any] | None = None,
-        headers: dict[str, str] | None = None,
-    ) -> Response:
-        sent = dict(headers or {})
-        if self.cookies:
-            sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        body = None
-        if form is not None:
-            body = urlencode(form)
-            sent["Content-Type"] = "application/x-www-form-urlencoded"
-        start = time.perf_counter()
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=HTTP_TIMEOUT_S)
-        try:
-            connection.request(method, path, body=body, headers=sent)
-            response = connection.getresponse()
-            data = response.read()
-        finally:
-            connection.close()
-        seconds = time.perf_counter() - start
-        for value in response.headers.get_all("Set-Cookie") or []:
-            jar = SimpleCookie()
-            jar.load(value)
-            for name, morsel in jar.items():
-                if morsel["max-age"] == "0":
-                    self.cookies.pop(name, None)  # Django deletes a cookie with max-age 0
-                else:
-                    self.cookies[name] = morsel.value
-        return Response(response.status, response.headers, data.decode("utf-8", "replace"), seconds)
-
-    def htmx_headers(self, page: str) -> dict[str, str]:
-        return {
-            "HX-Request": "true",
-            "HX-Current-URL": f"http://127.0.0.1:{self.port}{page}",
-            "HX-Target": "table",
-        }
-
-    def login(self, username: str, password: str) -> None:
-        """Through the real form: GET it for its CSRF token and cookie, POST it, then read
-        the page's token for htmx (login rotates it)."""
-        form_page = self.request("GET", "/accounts/login/")
-        found = CSRF_INPUT_RE.search(form_page.body)
-        if form_page.status != 200 or not found:
-            raise SystemExit(f"web: the login form answered {form_page.status}")
-        posted = self.request(
-            "POST",
-            "/accounts/login/",
-            form={
-                "csrfmiddlewaretoken": html.unescape(found.group(1)),
-                "username": username,
-                "password": password,
-                "next": "",
-            },
-        )
-        if posted.status != 302 or "sessionid" not in self.cookies:
-            raise SystemExit(f"web: logging {username} in answered {posted.status}")
-        lobby = self.request("GET", "/matches/")
-        token = CSRF_HEADER_RE.search(lobby.body)
-        if lobby.status != 200 or not token:
-            raise SystemExit(f"web: the lobby answered {lobby.status} after logging in")
-        self.csrf_token = html.unescape(token.group(1))
-
-    def post_move(self, pk: int, move: dict[str, Any], version: int) -> Response:
-        """As htmx posts a move button's form: its fields, the CSRF header, the HX headers."""
-        headers = self.htmx_headers(f"/matches/{pk}/")
-        headers["X-CSRFToken"] = self.csrf_token
-        form = {
-            "csrfmiddlewaretoken": self.csrf_token,
-            "move": json.dumps(move),
-            "version": str(version),
-        }
-        return self.request("POST", f"/matches/{pk}/move/", form=form, headers=headers)
-
-    def poll(self, pk: int, version: int) -> Response:
-        headers = self.htmx_headers(f"/matches/{pk}/")
-        return self.request("GET", f"/matches/{pk}/table/?version={version}", headers=headers)
-
-    def post_form(self, path: str, form: dict[str, Any]) -> Response:
-        return self.request("POST", path, form={"csrfmiddlewaretoken": self.csrf_token, **form})
-
-
-def offered_moves(page: str) -> list[dict[str, Any]]:
-    return [json.loads(html.unescape(m)) for m in MOVE_RE.findall(page)]
 
 
 # --- Preparing matches through the services -----------------------------------------------
@@ -590,17 +241,31 @@ def fresh_moves(original: Any, count: int, seed: int) -> tuple[int, list[dict[st
     return seat, [rng.choice(moves) for _ in range(count)]
 
 
-# --- The timed phase ----------------------------------------------------------------------
+# --- The timed requests --------------------------------------------------------------------
+
+
+@dataclass
+class Request:
+    """One request as a browser of ``seat`` (user a holds seat 0 of every prepared match, b
+    seat 1) sends it; ``htmx``: the table's htmx headers; a ``form`` gets its CSRF field."""
+
+    seat: int
+    path: str
+    form: dict[str, Any] | None = None
+    htmx: bool = False
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
 class Kind:
-    """One kind of request: how to make its i-th instance, and what it measured."""
+    """One kind of request: its i-th instance, the kinds its p50 is set against, and what it
+    measured."""
 
     key: str
     label: str
     expected: int
-    make: Callable[[int], Callable[[], Response]]
+    request: Callable[[int], Request]
+    against: tuple[str, ...] = ()
     samples: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     queries: list[int] = field(default_factory=list)
@@ -610,106 +275,89 @@ class Kind:
     cold: list[float] = field(default_factory=list)
 
 
-def build_kinds(
-    clients: Sequence[HttpClient], prepared: list[Prepared], poll_match: Any, render_match: Any
-) -> list[Kind]:
-    user_a = clients[0]
+def build_kinds(prepared: list[Prepared], poll_match: Any, render_match: Any) -> list[Kind]:
+    def fixed(request: Request) -> Callable[[int], Request]:
+        return lambda i: request
+
+    poll = f"/matches/{poll_match.pk}/table/?version={poll_match.version}"
+    stale = f"/matches/{render_match.pk}/table/?version={render_match.version - 1}"
+    rendered = f"{render_match.game.title()} ply {entry_count(render_match)}"
     kinds = [
+        Kind("trivial", "trivial view (login required)", 200, fixed(Request(0, "/bench/trivial/"))),
+        Kind("poll-204", "poll answered 204", 204, fixed(Request(0, poll, htmx=True))),
         Kind(
-            "trivial",
-            "trivial view (login required)",
-            200,
-            lambda i: lambda: user_a.request("GET", "/bench/trivial/"),
-        ),
-        Kind(
-            "poll-204",
-            "poll answered 204",
-            204,
-            lambda i: lambda: user_a.poll(poll_match.pk, poll_match.version),
-        ),
-        Kind(
-            "poll-200",
-            f"poll re-rendered ({render_match.game.title()} ply {entry_count(render_match)})",
-            200,
-            lambda i: lambda: user_a.poll(render_match.pk, render_match.version - 1),
+            "poll-200", f"poll re-rendered ({rendered})", 200, fixed(Request(0, stale, htmx=True))
         ),
     ]
+    first = {p.game: p for p in sorted(prepared, key=lambda p: -p.ply)}
     for p in prepared:
 
-        def make(i: int, p: Prepared = p) -> Callable[[], Response]:
-            client = clients[p.seat]  # user a holds seat 0 of every prepared match, b seat 1
-            return lambda: client.post_move(p.copies[i], p.moves[i], p.version)
+        def move(i: int, p: Prepared = p) -> Request:
+            form = {"move": json.dumps(p.moves[i]), "version": str(p.version)}
+            return Request(p.seat, f"/matches/{p.copies[i]}/move/", form, htmx=True)
 
-        kinds.append(Kind(f"move-{p.game}-{p.ply}", p.label, 200, make))
-    for key, label, path, headers in replay_requests(prepared):
-        kinds.append(
-            Kind(
-                key,
-                label,
-                200,
-                lambda i, path=path, h=headers: lambda: user_a.request("GET", path, headers=h),
-            )
-        )
+        against = [] if p is first[p.game] else [f"move-{p.game}-{first[p.game].ply}"]
+        if p.game != "faraway" and "faraway" in first:
+            against.append(f"move-faraway-{first['faraway'].ply}")
+        kinds.append(Kind(f"move-{p.game}-{p.ply}", p.label, 200, move, tuple(against)))
+    longest = {p.game: p for p in sorted(prepared, key=lambda p: p.ply)}
+    for game, p in sorted(longest.items()):
+        # The replay viewer on each game's longest match (read only, so on the original), the
+        # whole page and the htmx frame, at ply 5 and some plies before its end, as seat 0.
+        plies = (5, max(p.ply - REPLAY_LATE_BEFORE_END, 6))
+        for what, headers in (
+            ("page", {}),
+            ("frame", {"HX-Request": "true", "HX-Target": "replay-frame"}),
+        ):
+            for ply in plies:
+                request = Request(
+                    0, f"/matches/{p.original.pk}/replay/?ply={ply}&as=0", headers=headers
+                )
+                against = () if ply == 5 else (f"replay-{what}-{game}-5",)
+                label = f"replay {what}, {game.title()} {ply}/{p.ply}"
+                kinds.append(
+                    Kind(f"replay-{what}-{game}-{ply}", label, 200, fixed(request), against)
+                )
     return kinds
 
 
-def replay_requests(prepared: list[Prepared]) -> list[tuple[str, str, str, dict[str, str]]]:
-    """The replay viewer on the longest prepared match of each game (read only, so on the
-    original): the whole page and the htmx frame, at ply 5 and ``REPLAY_LATE_BEFORE_END``
-    plies before its end (Faraway 500: ply 400), as seat 0 (user a) sees it."""
-    longest = {p.game: p for p in sorted(prepared, key=lambda p: p.ply)}
-    requests = []
-    for game, p in sorted(longest.items()):
-        late = max(p.ply - REPLAY_LATE_BEFORE_END, 6)
-        for ply in (5, late):
-            path = f"/matches/{p.original.pk}/replay/?ply={ply}&as=0"
-            name = "Faraway" if game == "faraway" else "Gulliver"
-            frame_headers = {"HX-Request": "true", "HX-Target": "replay-frame"}
-            requests.append(
-                (f"replay-page-{game}-{ply}", f"replay page, {name} {ply}/{p.ply}", path, {})
-            )
-            requests.append(
-                (
-                    f"replay-frame-{game}-{ply}",
-                    f"replay frame, {name} {ply}/{p.ply}",
-                    path,
-                    frame_headers,
-                )
-            )
-    return requests
+def send(browsers: Sequence[Browser], request: Request) -> Answer:
+    browser = browsers[request.seat]
+    form = request.form and {"csrfmiddlewaretoken": browser.token, **request.form}
+    method = "GET" if form is None else "POST"
+    return browser.request(method, request.path, form, headers=request.headers, htmx=request.htmx)
 
 
-def run_rounds(kinds: list[Kind], rounds: range, *, record: bool) -> None:
+def run_rounds(
+    browsers: Sequence[Browser], kinds: list[Kind], rounds: range, *, record: bool
+) -> None:
     """Round-robin over the kinds, the starting kind rotating each round, so whatever else the
     machine does falls on every kind alike. Round ``r`` uses the ``r``-th copy of each match."""
     for r in rounds:
         shift = r % len(kinds)
         for kind in kinds[shift:] + kinds[:shift]:
             try:
-                response = kind.make(r)()
+                answer = send(browsers, kind.request(r))
             except OSError as exc:
                 kind.errors.append(f"{type(exc).__name__}: {exc}")
                 continue
-            if response.status != kind.expected:
-                kind.errors.append(f"{'' if record else 'warm-up '}answered {response.status}")
+            if answer.status != kind.expected:
+                kind.errors.append(f"{'' if record else 'warm-up '}answered {answer.status}")
             elif record:
-                kind.samples.append(response.seconds * 1000)
+                kind.samples.append(answer.seconds * 1000)
 
 
 def count_queries(
     kinds: list[Kind],
     users: Sequence[Any],
-    prepared: list[Prepared],
-    poll_match: Any,
-    render_match: Any,
+    browsers: Sequence[Browser],
     first_copy: int,
     repeats: int,
-    show: str | None,
-) -> list[str]:
-    """Queries per request in process (same database, same code), on copies kept for it.
-
-    Returns the SQL of the kind named by ``show`` (one request), for ``--show-queries``.
-    """
+) -> None:
+    """Statements per request in process (``django.test.Client``, same database, same code),
+    on copies kept for it; replay pages counted and timed with their move list to render (the
+    server keeps it once rendered, per process and version)."""
+    from django.core.cache import cache
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
@@ -720,560 +368,76 @@ def count_queries(
         client.force_login(user)
         client.get("/bench/trivial/")  # the first request may touch the session: not counted
         clients.append(client)
-    htmx = {"HX-Request": "true"}
-    by_key = {k.key: k for k in kinds}
-    shown: list[str] = []
 
-    def measure(key: str, send: Callable[[], Any]) -> None:
-        with CaptureQueriesContext(connection) as captured:
-            response = send()
-        kind = by_key[key]
-        if response.status_code != kind.expected:
-            kind.errors.append(f"in process answered {response.status_code}")
-        kind.queries.append(len(captured.captured_queries))
-        kind.control.append(
-            sum(q["sql"].lstrip().upper().startswith(TX_CONTROL) for q in captured.captured_queries)
-        )
-        if show == key and not shown:
-            shown.extend(q["sql"] for q in captured.captured_queries)
+    def answer(request: Request) -> Any:
+        headers = {**request.headers}
+        if request.htmx:
+            headers.update(browsers[request.seat].htmx_headers(request.path))
+        client = clients[request.seat]
+        if request.form is None:
+            return client.get(request.path, headers=headers)
+        return client.post(request.path, request.form, headers=headers)
 
-    for _ in range(repeats):
-        measure("trivial", lambda: clients[0].get("/bench/trivial/"))
-        measure(
-            "poll-204",
-            lambda: clients[0].get(
-                f"/matches/{poll_match.pk}/table/?version={poll_match.version}", headers=htmx
-            ),
-        )
-        measure(
-            "poll-200",
-            lambda: clients[0].get(
-                f"/matches/{render_match.pk}/table/?version={render_match.version - 1}",
-                headers=htmx,
-            ),
-        )
-    from django.core.cache import cache
-
-    for key, _, path, headers in replay_requests(prepared):
-        page = key.startswith("replay-page")
-        for _ in range(repeats):
+    for kind in kinds:
+        page = kind.key.startswith("replay-page")
+        for i in range(first_copy, first_copy + repeats):
             if page:
                 cache.clear()  # counted with the move list to render (one query more than kept)
-            measure(key, lambda path=path, headers=headers: clients[0].get(path, headers=headers))
-        if page:
-            # The server keeps a match's move list once rendered (per process, per version):
-            # the timed pages are served with it kept; here it is rendered afresh each time.
-            for _ in range(COLD_REPEATS):
-                cache.clear()
-                start = time.perf_counter()
-                clients[0].get(path)
-                by_key[key].cold.append((time.perf_counter() - start) * 1000)
-    for p in prepared:
-        for i in range(first_copy, first_copy + repeats):
-            measure(
-                f"move-{p.game}-{p.ply}",
-                lambda p=p, i=i: clients[p.seat].post(
-                    f"/matches/{p.copies[i]}/move/",
-                    {"move": json.dumps(p.moves[i]), "version": p.version},
-                    headers=htmx,
-                ),
-            )
-    return shown
+            with CaptureQueriesContext(connection) as captured:
+                response = answer(kind.request(i))
+            if response.status_code != kind.expected:
+                kind.errors.append(f"in process answered {response.status_code}")
+            sql = [q["sql"].lstrip().upper() for q in captured.captured_queries]
+            kind.queries.append(len(sql))
+            kind.control.append(sum(q.startswith(TX_CONTROL) for q in sql))
+        for _ in range(COLD_REPEATS if page else 0):
+            cache.clear()
+            started = time.perf_counter()
+            answer(kind.request(0))
+            kind.cold.append((time.perf_counter() - started) * 1000)
 
 
-# --- The load run -------------------------------------------------------------------------
-
-
-@dataclass
-class Pair:
-    """Two clients sharing a table; the creator starts the next match when one ends."""
-
-    game: str
-    target: int
-    pk: int = 0
-    pks: list[int] = field(default_factory=list)
-    started: int = 0
-    finished: int = 0
-    lock: threading.Condition = field(default_factory=threading.Condition)
-
-
-@dataclass
-class LoadTally:
-    posts: list[float] = field(default_factory=list)
-    polls_204: list[float] = field(default_factory=list)
-    polls_rendered: list[float] = field(default_factory=list)
-    other: list[float] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-
-    def merge(self, other: LoadTally) -> None:
-        for name in ("posts", "polls_204", "polls_rendered", "other", "errors"):
-            getattr(self, name).extend(getattr(other, name))
-
-
-def new_match_form(game: str, target: int) -> dict[str, str]:
-    form = {"game": game, "num_players": "2", "seat_0": "me", "seat_1": "person"}
-    form["deadline_days"] = ""
-    if game == "gulliver":
-        form["target"] = str(target)
-    return form
-
-
-def create_match(creator: HttpClient, pair: Pair, tally: LoadTally) -> int | None:
-    """Through the new-match form, the redirect followed to the table's page as a browser
-    follows it; the new match's id."""
-    created = creator.post_form("/matches/new/", new_match_form(pair.game, pair.target))
-    tally.other.append(created.seconds * 1000)
-    found = MATCH_PATH_RE.search(created.headers.get("Location", ""))
-    if created.status != 302 or not found:
-        tally.errors.append(f"new match answered {created.status}")
-        return None
-    pk = int(found.group(1))
-    page = creator.request("GET", f"/matches/{pk}/")
-    tally.other.append(page.seconds * 1000)
-    if page.status != 200:
-        tally.errors.append(f"a new match's page answered {page.status}")
-        return None
-    return pk
-
-
-def join_match(joiner: HttpClient, pk: int, tally: LoadTally) -> bool:
-    """The join button, then the table's page; the match starts with this second seat."""
-    joined = joiner.post_form(f"/matches/{pk}/join/", {})
-    tally.other.append(joined.seconds * 1000)
-    page = joiner.request("GET", f"/matches/{pk}/")
-    tally.other.append(page.seconds * 1000)
-    if joined.status != 302 or page.status != 200:
-        tally.errors.append(f"joining answered {joined.status}, then its page {page.status}")
-        return False
-    return True
-
-
-class LoadClient(threading.Thread):
-    """A person at one table: polls it, posts a move whenever the page offers some.
-
-    When the match ends, the pair's creator starts the next one through the new-match form and
-    the other client joins it through the join button, as two people would.
-    """
-
-    def __init__(
-        self,
-        index: int,
-        client: HttpClient,
-        pair: Pair,
-        *,
-        creator: bool,
-        start_at: float,
-        deadline: float,
-        poll_every: float,
-    ) -> None:
-        super().__init__(name=f"load-client-{index}", daemon=True)
-        self.client, self.pair, self.creator = client, pair, creator
-        self.start_at, self.deadline, self.poll_every = start_at, deadline, poll_every
-        self.rng = random.Random(f"load|{index}")
-        self.tally = LoadTally()
-        self.moves = 0
-
-    def run(self) -> None:
-        time.sleep(max(0.0, self.start_at - time.perf_counter()))
-        pk, version = self.pair.pk, -1  # -1: the first poll renders the table
-        while time.perf_counter() < self.deadline:
-            try:
-                polled = self.client.poll(pk, version)
-                if polled.status == 204:
-                    self.tally.polls_204.append(polled.seconds * 1000)
-                    time.sleep(self.poll_every)
-                    continue
-                if polled.status not in (200, 286):
-                    self.tally.errors.append(f"poll answered {polled.status}")
-                    time.sleep(self.poll_every)
-                    continue
-                self.tally.polls_rendered.append(polled.seconds * 1000)
-                version, over = self.play(pk, polled.body)
-                if over:
-                    pk, version = self.next_match(pk), -1
-            except OSError as exc:
-                self.tally.errors.append(f"{type(exc).__name__}: {exc}")
-                time.sleep(self.poll_every)
-
-    def play(self, pk: int, page: str) -> tuple[int, bool]:
-        """Post offered moves while the page offers some; returns the version last seen, and
-        whether the match is over."""
-        while True:
-            version = int(VERSION_RE.search(page).group(1))
-            if STATUS_RE.search(page).group(1) == "finished":
-                return version, True
-            offered = offered_moves(page)
-            if not offered or time.perf_counter() >= self.deadline:
-                time.sleep(self.poll_every)
-                return version, False
-            keen = [m for m in offered if m["type"] in LOAD_PREFERENCES[self.pair.game]]
-            posted = self.client.post_move(pk, self.rng.choice(keen or offered), version)
-            if posted.status != 200:
-                self.tally.errors.append(f"move POST answered {posted.status}")
-                return -1, False
-            self.tally.posts.append(posted.seconds * 1000)
-            self.moves += 1
-            page = posted.body
-
-    def next_match(self, finished: int) -> int:
-        """The pair's next match (``finished`` again when none is started before the end)."""
-        pair = self.pair
-        with pair.lock:
-            if self.creator:
-                if pair.pk == finished:
-                    pair.finished += 1
-                    if time.perf_counter() < self.deadline:
-                        pk = create_match(self.client, pair, self.tally)
-                        if pk is not None:
-                            pair.pk = pk
-                            pair.pks.append(pk)
-                            pair.started += 1
-                    pair.lock.notify_all()
-                return pair.pk
-            pair.lock.wait_for(
-                lambda: pair.pk != finished,
-                timeout=max(0.0, self.deadline - time.perf_counter()),
-            )
-            pk = pair.pk
-        if pk != finished and not join_match(self.client, pk, self.tally):
-            return finished
-        return pk
-
-
-@dataclass
-class LoadResult:
-    clients: int
-    pairs: list[Pair]
-    tally: LoadTally
-    moves: int
-    seconds: float
-    cpu: CpuWindow
-
-
-def run_load(
-    *,
-    port: int,
-    users: Sequence[Any],
-    password: str,
-    seconds: float,
-    poll_every: float,
-    gulliver_target: int,
-    server: Gunicorn,
-    database_pids: Callable[[], list[int]],
-) -> LoadResult:
-    clients = [HttpClient(port) for _ in users]
-    threads = [
-        threading.Thread(target=c.login, args=(u.username, password), daemon=True)
-        for c, u in zip(clients, users, strict=True)
-    ]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    if any(not c.csrf_token for c in clients):
-        raise SystemExit("web: a load client could not log in")
-    setup = LoadTally()
-    pairs = []
-    for i in range(0, len(clients), 2):
-        # The first matches are set up before the clock starts, the same way as later ones.
-        pair = Pair(game="faraway" if (i // 2) % 2 == 0 else "gulliver", target=gulliver_target)
-        pk = create_match(clients[i], pair, setup)
-        if pk is None or not join_match(clients[i + 1], pk, setup):
-            raise SystemExit(f"web: could not start a load-run match: {setup.errors}")
-        pair.pk = pk
-        pair.pks.append(pk)
-        pairs.append(pair)
-    cpu = CpuWindow("load run")
-    start_at = time.perf_counter() + 0.2
-    runners = [
-        LoadClient(
-            i,
-            clients[i],
-            pairs[i // 2],
-            creator=i % 2 == 0,
-            start_at=start_at,
-            deadline=start_at + seconds,
-            poll_every=poll_every,
-        )
-        for i in range(len(clients))
-    ]
-    cpu.begin(server.pids(), database_pids())
-    for r in runners:
-        r.start()
-    for r in runners:
-        r.join(timeout=seconds + 2 * HTTP_TIMEOUT_S)
-    elapsed = time.perf_counter() - start_at
-    cpu.end(server.pids(), database_pids())
-    tally = LoadTally()
-    for r in runners:
-        tally.merge(r.tally)
-    if any(r.is_alive() for r in runners):
-        tally.errors.append("a client was still running after the run")
-    return LoadResult(len(clients), pairs, tally, sum(r.moves for r in runners), elapsed, cpu)
-
-
-# --- Replaying the stored matches ---------------------------------------------------------
-
-
-def chain_storage() -> Any:
-    """``games.engines.replay`` when the storage keeps chain hashes, else ``None``."""
-    from games.models import Match, Move
-
-    try:
-        from games.engines import replay
-    except ImportError:
-        return None
-    if not (hasattr(Move, "chain_hash") and hasattr(Match, "head_hash")):
-        return None
-    return replay
-
-
-def logged(match: Any) -> list[tuple[Any, Any, str]]:
-    from games.models import Move
-
-    rows = Move.objects.filter(match_id=match.pk).order_by("ply")
-    return list(rows.values_list("seat", "payload", "chain_hash"))
-
-
-def check_ends(match: Any, rows: list[tuple[Any, Any, str]], start_hash: str) -> str | None:
-    """The match row agrees with its log: the head is the last link, ``ply`` its length."""
-    head = rows[-1][2] if rows else start_hash
-    if match.head_hash != head:
-        return f"match {match.pk}: head_hash is not the last link"
-    if hasattr(match, "ply") and match.ply != len(rows):
-        return f"match {match.pk}: ply {match.ply} but {len(rows)} logged entries"
-    return None
-
-
-def verify_match(replay: Any, match: Any) -> tuple[int, str | None]:
-    """Fold the whole log; the number of entries and the first problem found, if any."""
-    from games.engines import get_engine
-
-    engine = get_engine(match.game)
-    rows = logged(match)
-    entries = [(seat, move) for seat, move, _ in rows]
-    bad = replay.verify(
-        engine, match.num_players, match.seed, match.options, entries, [h for *_, h in rows]
-    )
-    if bad is not None:
-        return len(rows), f"match {match.pk}: stored hash differs at ply {bad}"
-    start = engine.state_hash(engine.new_game(match.num_players, match.seed, match.options))
-    return len(rows), check_ends(match, rows, start)
-
-
-def verify_copies(replay: Any, prepared: Prepared) -> tuple[int, list[str]]:
-    """Each copy is the original's log (compared row by row) plus the entries posted to it,
-    which are folded on from the original's last state: the same check as a whole fold, at a
-    fraction of the cost (a copy of a 1500-ply match would otherwise be 1500 steps)."""
-    from games.engines import get_engine
-    from games.models import Match
-
-    engine = get_engine(prepared.game)
-    original = prepared.original
-    rows = logged(original)
-    entries = [(seat, move) for seat, move, _ in rows]
-    frames = replay.frames(engine, original.num_players, original.seed, original.options, entries)
-    final = deque(frames, maxlen=1)[0]
-    base = engine.dump(final)
-    problems: list[str] = []
-    checked = 0
-    for copy in Match.objects.filter(pk__in=prepared.copies):
-        copied = logged(copy)
-        checked += len(copied)
-        if copied[: len(rows)] != rows:
-            problems.append(
-                f"copy {copy.pk}: its first {len(rows)} entries differ from the original"
-            )
-            continue
-        state, link = engine.load(base), rows[-1][2]
-        for ply, (seat, move, stored) in enumerate(copied[len(rows) :], start=len(rows) + 1):
-            state = replay.step(engine, state, seat, move)
-            link = replay.chain_hash(link, seat, move, engine.state_hash(state))
-            if link != stored:
-                problems.append(f"copy {copy.pk}: stored hash differs at ply {ply}")
-                break
-        else:
-            problem = check_ends(copy, copied, "")
-            if problem:
-                problems.append(problem)
-    return checked, problems
-
-
-# --- Cleaning up ----------------------------------------------------------------------------
-
-
-def delete_rows(users: Sequence[Any]) -> None:
-    """The users' matches (and every row pointing at them), their sessions, and the users."""
-    from django.contrib.auth import get_user_model
-    from django.contrib.sessions.models import Session
-    from django.db import transaction
-    from django.db.models import Q
-
-    from games.models import Match
-
-    ids = [u.pk for u in users]
-    if not ids:
-        return
-    with transaction.atomic():
-        mine = Match.objects.filter(Q(created_by_id__in=ids) | Q(seats__user_id__in=ids))
-        pks = list(mine.values_list("pk", flat=True).distinct())
-        # The rows pointing at the matches first, each table in one DELETE, so that deleting
-        # the matches loads no snapshot and no log row into memory.
-        for relation in Match._meta.related_objects:
-            manager = relation.related_model._base_manager
-            manager.filter(**{f"{relation.field.name}__in": pks}).delete()
-        Match.objects.filter(pk__in=pks).only("pk").delete()
-        # Sessions name their user only inside the encoded data (the form's and force_login's).
-        keys = {str(pk) for pk in ids}
-        stale = [
-            s.session_key
-            for s in Session.objects.all().iterator()
-            if s.get_decoded().get("_auth_user_id") in keys
-        ]
-        Session.objects.filter(session_key__in=stale).delete()
-        get_user_model().objects.filter(pk__in=ids).delete()
-
-
-def delete_stale_runs(prefix: str = USER_PREFIX) -> int:
-    """Rows left by an earlier run that crashed before cleaning up (its users, named
-    ``prefix``..., are old)."""
-    from datetime import timedelta
-
-    from django.contrib.auth import get_user_model
-    from django.utils import timezone
-
-    cutoff = timezone.now() - timedelta(seconds=STALE_AFTER_S)
-    stale = list(
-        get_user_model().objects.filter(username__startswith=prefix, date_joined__lt=cutoff)
-    )
-    delete_rows(stale)
-    return len(stale)
-
-
-def database_line(created: bool, removed: int) -> str:
-    """The benchmark database's banner: its name, PostgreSQL's version, what setup did."""
-    from django.db import connection
-
-    return (
-        f"Database {connection.settings_dict['NAME']} on PostgreSQL"
-        f" {connection.cursor().connection.info.server_version // 10000}"
-        f" ({'created, ' if created else ''}migrated"
-        f"{f'; {removed} stale bench users removed' if removed else ''})"
-    )
-
-
-# --- Reporting ------------------------------------------------------------------------------
-
-
-def ratio(a: float, b: float) -> float:
-    """``a / b`` to the two decimals shown, so that a goal is judged on the printed figure."""
-    return round(a / b, 2) if b else float("nan")
-
-
-def verdict(ok: bool) -> str:
-    return "yes" if ok else "NO"
-
-
-def goals_table(kinds: list[Kind], prepared: list[Prepared]) -> list[str]:
-    """The issue's goals: each move POST against the trivial page and against the same game's
-    earliest ply; the 204 poll against the trivial page; the queries of every move POST."""
+def figures(kinds: list[Kind]) -> list[str]:
+    """Each kind's p50 and p95, its p50 over the trivial page's and over the kinds it is set
+    against (a move at a late ply against the same game's first, a late replay position
+    against ply 5), and its statements (BEGIN, COMMIT and savepoints counted apart)."""
     by_key = {k.key: k for k in kinds}
     trivial = p50(by_key["trivial"].samples)
+    header = f"{'request':<36}{'p50 ms':>8}{'p95 ms':>8}{'p50/trivial':>13}  {'p50 against':<44}"
+    lines = [header + f"{'statements':>11}", "-" * (len(header) + 11)]
 
-    def mid(p: Prepared) -> float:
-        return p50(by_key[f"move-{p.game}-{p.ply}"].samples)
-
-    earliest = {p.game: p for p in sorted(prepared, key=lambda p: -p.ply)}
-    latest = {p.game: p for p in sorted(prepared, key=lambda p: p.ply)}
-    header = (
-        f"{'request':<36}{'p50 ms':>8}{'p95 ms':>8}{'p50/trivial':>13}  {'goal':<50}{'met?':>5}"
-    )
-    lines = [header, "-" * len(header)]
-
-    def row(kind: Kind, goal: str = "", met: bool | None = None) -> None:
-        if not kind.samples:
-            lines.append(f"{kind.label:<36}{'no samples':>16}")
+    def row(label: str, values: list[float], base: float, against: str, counted: str) -> None:
+        if not values:
+            lines.append(f"{label:<36}{'no samples':>16}")
             return
-        middle = p50(kind.samples)
+        shown = f"{ratio(p50(values), base):>12.2f}x" if base else f"{'':>13}"
         lines.append(
-            f"{kind.label:<36}{middle:>8.2f}{percentile(kind.samples, 0.95):>8.2f}"
-            f"{ratio(middle, trivial):>12.2f}x  {goal:<50}"
-            f"{'' if met is None else verdict(met):>5}"
+            f"{label:<36}{p50(values):>8.2f}{percentile(values, 0.95):>8.2f}{shown}"
+            f"  {against:<44}{counted:>11}"
         )
 
-    row(by_key["trivial"])
-    poll = p50(by_key["poll-204"].samples)
-    row(by_key["poll-204"], "<= 1.2x trivial", ratio(poll, trivial) <= 1.2)
-    row(by_key["poll-200"])
-    far = earliest.get("faraway")
-    for p in prepared:
-        kind = by_key[f"move-{p.game}-{p.ply}"]
-        base = earliest[p.game]
-        if p is base:
-            if p.game == "faraway":
-                row(kind, "<= 3x trivial", ratio(mid(p), trivial) <= 3.0)
-            else:
-                vs = f"(Faraway ply {far.ply}: {ratio(mid(p), mid(far)):.2f}x)" if far else ""
-                row(kind, vs)
-            continue
-        to_base = ratio(mid(p), mid(base))
-        goal = f"within 1.1x of ply {base.ply}: {to_base:.2f}x"
-        if p.game == "gulliver" and far is not None:
-            goal += f" (Faraway ply {far.ply}: {ratio(mid(p), mid(far)):.2f}x)"
-        # The goal is set for the longest match of each game; plies between are for the curve.
-        row(kind, goal, to_base <= 1.1 if p is latest[p.game] else None)
-    counts = [by_key[f"move-{p.game}-{p.ply}"].queries for p in prepared]
-    flat = [q for qs in counts for q in qs]
-    if flat:
-        low, high = min(flat), max(flat)
-        measured = f"{low} at every ply" if low == high else f"{low} to {high}"
-        lines.append(
-            f"{'queries per move POST':<36}{measured:>29}  {'<= 8, equal at every ply':<50}"
-            f"{verdict(high <= 8 and low == high):>5}"
+    for kind in kinds:
+        others = [by_key[k] for k in kind.against if k in by_key]
+        against = ", ".join(
+            f"{o.label.split(', ')[-1]}: {ratio(p50(kind.samples), p50(o.samples)):.2f}x"
+            for o in others
         )
-        each = ", ".join(
-            f"{p.game.title()} {p.ply}: {'/'.join(map(str, qs))}"
-            for p, qs in zip(prepared, counts, strict=True)
-        )
-        lines.append(f"{'':<36}({each})")
-    replay_goals(by_key, row, prepared, lines)
+        counts = sorted({f"{q} ({c})" for q, c in zip(kind.queries, kind.control, strict=True)})
+        row(kind.label, kind.samples, trivial, against, "/".join(counts))
+        if kind.cold:
+            early = others[0].cold if others else []
+            vs = (
+                f"{others[0].label.split(', ')[-1]}: {ratio(p50(kind.cold), p50(early)):.2f}x"
+                if early
+                else ""
+            )
+            row("  list rendered afresh (in process)", kind.cold, 0.0, vs, "")
+    moves = sorted({q for k in kinds if k.key.startswith("move-") for q in k.queries})
+    lines.append(f"statements per move POST: {'/'.join(map(str, moves))} at every ply")
     return lines
 
 
-def replay_goals(
-    by_key: dict[str, Kind],
-    row: Callable[..., None],
-    prepared: list[Prepared],
-    lines: list[str],
-) -> None:
-    """The replay's goals: a late position costs at most 1.5x ply 5 of the same match, as a
-    whole page and as a frame, with the same queries. Adds its rows to ``lines`` (``row``
-    adds there too)."""
-    requests = replay_requests(prepared)
-    for early_key, *_ in requests[::4]:  # page-5, frame-5, page-late, frame-late per game
-        game = early_key.split("-")[2]
-        keys = [k for k, *_ in requests if k.split("-")[2] == game]
-        page5, frame5, page_late, frame_late = (by_key[k] for k in keys)
-        for early, late in ((page5, page_late), (frame5, frame_late)):
-            row(early)
-            if early.samples and late.samples:
-                to_early = ratio(p50(late.samples), p50(early.samples))
-                row(late, f"<= 1.5x ply 5: {to_early:.2f}x", to_early <= 1.5)
-            if early.cold and late.cold:
-                to_early = ratio(p50(late.cold), p50(early.cold))
-                lines.append(
-                    f"{'  list not kept (in process)':<36}{p50(early.cold):>8.2f}"
-                    f"{p50(late.cold):>8.2f}{'':>13}  {f'late/ply 5: {to_early:.2f}x':<50}"
-                    f"{verdict(to_early <= 1.5):>5}"
-                )
-            queries = sorted(set(early.queries + late.queries))
-            if queries:
-                same = len(queries) == 1
-                measured = "/".join(map(str, queries))
-                lines.append(
-                    f"{'  queries, ' + early.label.split(',')[0]:<36}{measured:>29}"
-                    f"  {'equal at every ply':<50}{verdict(same):>5}"
-                )
+# --- The run --------------------------------------------------------------------------------
 
 
 def prepare_all(args: argparse.Namespace, users: Sequence[Any]) -> list[Prepared]:
@@ -1318,283 +482,157 @@ def prepare_all(args: argparse.Namespace, users: Sequence[Any]) -> list[Prepared
     return prepared
 
 
-def report_timed(
-    args: argparse.Namespace, kinds: list[Kind], prepared: list[Prepared], cpu: CpuWindow
-) -> int:
-    """Prints the timed phase and the queries; returns the number of errors."""
-    print(
-        f"\nTimed over HTTP: {args.requests} requests of each kind, interleaved round-robin"
-        f" after {args.warmup} warm-up round(s); every move POST on a copy of its own."
+def load_run(
+    args: argparse.Namespace, stack: Stack, users: Sequence[Any], password: str
+) -> tuple[list[str], int, list[int]]:
+    """``bench/load.py``'s players, all in pairs, polling every ``--poll-every`` s for
+    ``--load-seconds``: what two sync workers serve with that many pollers. Its lines, errors
+    and matches."""
+    browsers, _ = sign_in_all(stack.web_port, users, password)
+    watch = CpuWatch({"gunicorn": stack.processes[0].pids, "PostgreSQL": stack.postgres.pids})
+    result = play_phase(
+        "load run",
+        browsers,
+        seatings(len(browsers), pairs=len(browsers) // 2),
+        duration=args.load_seconds,
+        drain=0.0,
+        poll_every=args.poll_every,
+        gulliver_target=args.load_gulliver_target,
+        monitor=watch,
     )
-    print(cpu.line())
-    print()
-    print("\n".join(goals_table(kinds, prepared)))
-    print(
-        "\nQueries per request (in process, django.test.Client on the same database;"
-        " BEGIN, COMMIT and savepoints included, and counted apart in brackets):"
-    )
-    for kind in kinds:
-        counts = " ".join(f"{q} ({c})" for q, c in zip(kind.queries, kind.control, strict=True))
-        print(f"  {kind.label:<36}{counts}")
-    errors = 0
-    for kind in kinds:
-        if kind.errors:
-            errors += len(kind.errors)
-            print(f"  ERRORS {kind.label}: {len(kind.errors)}, first: {kind.errors[:3]}")
-    return errors
-
-
-def report_load(args: argparse.Namespace, load: LoadResult) -> int:
-    """Prints the load run's figures; returns its number of errors."""
-    t = load.tally
-    polls = len(t.polls_204) + len(t.polls_rendered)
-    post_p99 = percentile(t.posts, 0.99) if t.posts else float("nan")
-    print(
-        f"\nLoad run: {load.clients} clients (threads, each logged in through the form),"
-        f" {len(load.pairs)} two-player matches at once (half Faraway, half Gulliver to"
-        f" {args.load_gulliver_target}) for {load.seconds:.1f} s; a client waits"
-        f" {args.poll_every:g} s between polls while it is not its turn"
-    )
-    print(load.cpu.line())
-    print(
-        f"  moves: {load.moves}, {load.moves / load.seconds:.1f} moves/s;"
-        f" move POST p50 {p50(t.posts):.1f} ms, p99 {post_p99:.1f} ms"
-    )
-    served = len(t.posts) + polls + len(t.other)
-    print(
-        f"  requests: {served} ({served / load.seconds:.0f}/s); polls: {polls}"
-        f" ({polls / load.seconds:.0f}/s), answered 204 p50"
-        f" {p50(t.polls_204):.1f} ms, re-rendered p50 {p50(t.polls_rendered):.1f} ms;"
-        f" other pages (new match, join, table): {len(t.other)}"
-    )
-    print(
-        f"  matches finished: {sum(p.finished for p in load.pairs)},"
-        f" new matches started: {sum(p.started for p in load.pairs)}"
-    )
-    first = f"; first: {t.errors[:5]}" if t.errors else ""
-    print(f"  errors: {len(t.errors)} (goal 0) {verdict(not t.errors)}{first}")
-    return len(t.errors)
-
-
-def check_hashes(prepared: list[Prepared], load: LoadResult | None) -> int:
-    """Replays the load run's matches and the prepared ones, compares every stored hash;
-    returns the number of problems (0 while the storage keeps no chain)."""
-    from games.models import Match
-
-    replay = chain_storage()
-    if replay is None:
-        print(
-            "\nHash check skipped: old storage (no games.engines.replay with Move.chain_hash"
-            " and Match.head_hash)."
-        )
-        return 0
-    t0 = time.perf_counter()
-    problems: list[str] = []
-    folded = matches = 0
-    load_pks = [pk for p in (load.pairs if load else []) for pk in p.pks]
-    for match in Match.objects.filter(pk__in=load_pks + [p.original.pk for p in prepared]):
-        if match.status == Match.Status.WAITING:
-            continue  # a match started at the very end, never joined: nothing logged
-        count, problem = verify_match(replay, match)
-        folded += count
-        matches += 1
-        if problem:
-            problems.append(problem)
-    copied = 0
-    for p in prepared:
-        count, found = verify_copies(replay, p)
-        copied += count
-        matches += len(p.copies)
-        problems += found
-    outcome = (
-        f"{len(problems)} PROBLEMS"
-        if problems
-        else "every stored hash matches, and head_hash is the last link"
-    )
-    print(
-        f"\nHash check: {matches} matches ({len(load_pks)} from the load run) in"
-        f" {time.perf_counter() - t0:.1f} s: {folded} entries folded through"
-        f" games.engines.replay, {copied} entries of copies compared to their original's and"
-        f" folded on from its last state; {outcome}"
-    )
-    for problem in problems[:20]:
-        print(f"  {problem}")
-    return len(problems)
-
-
-def create_users(run: str, load_clients: int) -> tuple[list[Any], list[Any], str]:
-    """Two users for the timed phase and ``load_clients`` for the load run; their password."""
-    from django.contrib.auth import get_user_model
-    from django.contrib.auth.hashers import make_password
-
-    password = secrets.token_urlsafe(12)
-    # One hash for every user: hashing is slow on purpose, and the login form checks it anyway.
-    hashed = make_password(password)
-    user_model = get_user_model()
-    pair = [f"{USER_PREFIX}{run}-a", f"{USER_PREFIX}{run}-b"]
-    crowd = [f"{USER_PREFIX}{run}-load{i:02d}" for i in range(load_clients)]
-    user_model.objects.bulk_create([user_model(username=n, password=hashed) for n in pair + crowd])
-    by_name = {u.username: u for u in user_model.objects.filter(username__in=pair + crowd)}
-    return [by_name[n] for n in pair], [by_name[n] for n in crowd], password
+    phase, tally = result.phase, result.tally
+    seconds = phase.stop_new - phase.started
+    posts = [v for _, v in tally.samples["move-people"]]
+    polls = {k: [v for _, v in tally.samples[k]] for k in ("poll-204", "poll-200")}
+    other = sum(len(tally.samples[k]) for k in ("lobby", "new", "join", "page"))
+    served = len(posts) + sum(map(len, polls.values())) + other
+    finished = {pk for p in result.players for pk in p.finished}
+    lines = [
+        f"\nLoad run: {len(browsers)} clients (threads, each signed in through the form),"
+        f" {len(browsers) // 2} two-player matches at once (half Faraway, half Gulliver to"
+        f" {args.load_gulliver_target}) for {seconds:.1f} s; a client waits"
+        f" {args.poll_every:g} s between polls while it is not its turn",
+        f"load run: {result.shares}",
+        f"  moves: {len(posts)}, {len(posts) / seconds:.1f} moves/s; move POST p50"
+        f" {p50(posts):.1f} ms, p99 {percentile(posts, 0.99) if posts else float('nan'):.1f} ms",
+        f"  requests: {served} ({served / seconds:.0f}/s); polls:"
+        f" {sum(map(len, polls.values()))}, answered 204 p50 {p50(polls['poll-204']):.1f} ms,"
+        f" re-rendered p50 {p50(polls['poll-200']):.1f} ms; other pages (lobby, new match, join,"
+        f" table): {other}",
+        f"  matches: {len(phase.matches)} opened (the first {len(browsers) // 2} at the start),"
+        f" {len(finished)} finished",
+        f"  errors: {len(tally.errors)}" + (f"; first: {tally.errors[:5]}" if tally.errors else ""),
+    ]
+    return lines, len(tally.errors), phase.matches
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    check_database_url(args.database_url)
-    data_dir = Path(tempfile.mkdtemp(prefix="parlour-web-bench-"))
-    configure_environment(args.database_url, data_dir)
-    created = ensure_database(args.database_url)
-
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-    from django.db import connection
-
     print(f"Machine: {machine_line()}")
     print(f"At start: {load_line()}")
     started = time.perf_counter()
-    call_command("migrate", verbosity=0)
-    removed = delete_stale_runs()
-    print(
-        f"{database_line(created, removed)};"
-        f" gunicorn {WORKERS} sync workers, DEBUG off, Celery eager"
-    )
-
-    def database_pids() -> list[int]:
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT pid FROM pg_stat_activity"
-                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
-            return [row[0] for row in cursor.fetchall()]
-
-    run = secrets.token_hex(3)
-    pair_users, load_users, password = create_users(run, args.load_clients)
-    server: Gunicorn | None = None
+    folder = Path(tempfile.mkdtemp(prefix="parlour-web-bench-"))
+    cluster = PostgresCluster("parlour_bench", durable=True)
+    stack = Stack(folder, cluster, PARLOUR_BENCH="1", LOG_LEVEL="WARNING")
     failures = 0
     try:
-        prepared = prepare_all(args, pair_users)
+        cluster.init()
+        cluster.migrate()
+        stack.configure_this_process()
+        import django
+
+        django.setup()
+        from django.db import connection
+
+        print(
+            f"Private PostgreSQL {connection.cursor().connection.info.server_version // 10000}"
+            f" cluster (initdb's settings, migrated); gunicorn {WORKERS} sync workers, DEBUG off,"
+            " Celery eager"
+        )
+        users, password = create_users(2 + args.load_clients, f"web-{secrets.token_hex(3)}")
+        prepared = prepare_all(args, users[:2])
         # The 204 poll does the same work at any ply: it asks the longest match. The table is
         # re-rendered from the Faraway match nearest --render-ply.
         poll_match = max(prepared, key=lambda p: p.ply).original
         faraway = [p for p in prepared if p.game == "faraway"] or prepared
         render_match = min(faraway, key=lambda p: abs(p.ply - args.render_ply)).original
+        connection.close()  # this process's session is idle from here until the counting
 
-        server = Gunicorn(data_dir)
-        server.wait_ready()
-        clients = [HttpClient(server.port), HttpClient(server.port)]
-        for client, user in zip(clients, pair_users, strict=True):
-            client.login(user.username, password)
-        kinds = build_kinds(clients, prepared, poll_match, render_match)
+        web = stack.web(WORKERS)
+        browsers = [Browser(stack.web_port, timeout=30.0) for _ in range(2)]
+        for browser, user in zip(browsers, users[:2], strict=True):
+            browser.sign_in(user.username, password)
+        kinds = build_kinds(prepared, poll_match, render_match)
         # The warm-up rounds connect each worker to the database: the CPU window opens after.
-        run_rounds(kinds, range(args.warmup), record=False)
-        timed_cpu = CpuWindow("timed requests")
-        timed_cpu.begin(server.pids(), database_pids())
-        run_rounds(kinds, range(args.warmup, args.warmup + args.requests), record=True)
-        timed_cpu.end(server.pids(), database_pids())
-        shown = count_queries(
-            kinds,
-            pair_users,
-            prepared,
-            poll_match,
-            render_match,
-            args.warmup + args.requests,
-            args.query_repeats,
-            args.show_queries,
-        )
-        load = None
-        if args.load_seconds > 0 and load_users:
-            load = run_load(
-                port=server.port,
-                users=load_users,
-                password=password,
-                seconds=args.load_seconds,
-                poll_every=args.poll_every,
-                gulliver_target=args.load_gulliver_target,
-                server=server,
-                database_pids=database_pids,
-            )
-        server.stop()
+        run_rounds(browsers, kinds, range(args.warmup), record=False)
+        watch = CpuWatch({"gunicorn": web.pids, "PostgreSQL": cluster.pids})
+        run_rounds(browsers, kinds, range(args.warmup, args.warmup + args.requests), record=True)
+        timed_cpu = watch.line()
+        count_queries(kinds, users[:2], browsers, args.warmup + args.requests, args.query_repeats)
+        load_lines, load_errors, load_matches = [], 0, []
+        if args.load_seconds > 0 and args.load_clients:
+            load_lines, load_errors, load_matches = load_run(args, stack, users[2:], password)
+        stack.stop_all()
 
-        failures += report_timed(args, kinds, prepared, timed_cpu)
-        if shown:
-            print(f"\nSQL of one {args.show_queries} request:")
-            for i, sql in enumerate(shown, 1):
-                print(f"  {i:>2}. {sql[:300]}")
-        if load is not None:
-            failures += report_load(args, load)
-        failures += check_hashes(prepared, load)
+        print(
+            f"\nTimed over HTTP: {args.requests} requests of each kind, interleaved round-robin"
+            f" after {args.warmup} warm-up round(s); every move POST on a copy of its own."
+        )
+        print(f"timed requests: {timed_cpu}\n")
+        print("\n".join(figures(kinds)))
+        for kind in kinds:
+            if kind.errors:
+                failures += len(kind.errors)
+                print(f"  ERRORS {kind.label}: {len(kind.errors)}, first: {kind.errors[:3]}")
+        print("\n".join(load_lines))
+        failures += load_errors
+        copies = [
+            pk for p in prepared for pk in p.copies[:: max(1, len(p.copies) // COPIES_CHECKED)]
+        ]
+        checked = [p.original.pk for p in prepared] + copies + load_matches
+        summary, problems = chain_check(checked)
+        print(
+            f"\nCheck of the originals, {len(copies)} copies and the load run's matches: {summary}"
+        )
+        for problem in problems[:20]:
+            print(f"  {problem}")
+        failures += len(problems)
         print(f"\nAt end: {load_line()}; the whole run took {time.perf_counter() - started:.0f} s")
     finally:
-        if server is not None:
-            server.stop()
-        if args.keep:
-            print(f"Kept the run's rows: users {USER_PREFIX}{run}-*")
-        else:
-            delete_rows(pair_users + load_users)
-        shutil.rmtree(data_dir, ignore_errors=True)
+        stack.stop_all()
+        cluster.destroy()
+        shutil.rmtree(folder, ignore_errors=True)
     return 1 if failures else 0
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
-    parser.add_argument("--requests", type=int, default=240, help="timed requests of each kind")
-    parser.add_argument("--warmup", type=int, default=8, help="untimed rounds first (default 8)")
-    parser.add_argument(
-        "--query-repeats", type=int, default=3, help="in-process query counts per kind"
-    )
+    for flag, kind, default, text in (
+        ("--requests", int, 240, "timed requests of each kind"),
+        ("--warmup", int, 8, "untimed rounds first"),
+        ("--query-repeats", int, 3, "in-process statement counts per kind"),
+        ("--gulliver-target", int, 1000, "the prepared Gulliver match's winning score"),
+        ("--seed", int, 1, "first seed tried"),
+        ("--render-ply", int, 150, "Faraway ply of the re-rendered poll"),
+        ("--load-clients", int, 40, "even; two per match"),
+        ("--load-seconds", float, 60.0, "0 skips the load run"),
+        ("--poll-every", float, 0.25, "seconds between a load client's polls (the page: 2)"),
+        ("--load-gulliver-target", int, 50, "Gulliver's winning score in the load run"),
+    ):
+        parser.add_argument(flag, type=kind, default=default, help=f"{text} (default {default})")
     parser.add_argument("--faraway-plies", type=int, nargs="*", default=[5, 150, 500])
     parser.add_argument("--gulliver-plies", type=int, nargs="*", default=[5, 1500])
+    parser.add_argument("--level", default="random", choices=["random", "greedy"])
     parser.add_argument(
-        "--gulliver-target",
-        type=int,
-        default=1000,
-        help="winning score of the prepared Gulliver match, high so it runs long (default 1000)",
-    )
-    parser.add_argument(
-        "--level", default="random", choices=["random", "greedy"], help="preparation's bot level"
-    )
-    parser.add_argument("--seed", type=int, default=1, help="first seed tried (default 1)")
-    parser.add_argument(
-        "--render-ply", type=int, default=150, help="Faraway ply of the re-rendered poll"
-    )
-    parser.add_argument("--load-clients", type=int, default=40, help="even; two per match")
-    parser.add_argument("--load-seconds", type=float, default=60.0, help="0 skips the load run")
-    parser.add_argument(
-        "--poll-every",
-        type=float,
-        default=0.25,
-        help="seconds a load client waits between polls while it is not its turn (default "
-        "0.25: 40 clients poll like 320 open tables at the page's 2 s)",
-    )
-    parser.add_argument(
-        "--load-gulliver-target",
-        type=int,
-        default=50,
-        help="Gulliver winning score in the load run, low so matches end and new ones start",
-    )
-    parser.add_argument(
-        "--show-queries",
-        metavar="KIND",
-        help="print the SQL of one in-process request of KIND (e.g. move-gulliver-1500)",
-    )
-    parser.add_argument("--keep", action="store_true", help="keep the run's rows afterwards")
-    parser.add_argument(
-        "--quick",
-        action="store_true",
-        help="smoke run: 30 requests, plies 5 60 / 5 200, 10 clients for 10 s",
+        "--quick", action="store_true", help="30 requests, plies 5 60 / 5 200, 10 clients, 10 s"
     )
     args = parser.parse_args(argv)
     if args.quick:
         args.requests, args.warmup, args.query_repeats = 30, 2, 2
         args.faraway_plies, args.gulliver_plies, args.render_ply = [5, 60], [5, 200], 60
         args.load_clients, args.load_seconds = 10, 10.0
-    if args.load_clients % 2:
-        parser.error("--load-clients must be even: two clients per match")
-    if args.requests < 1 or args.warmup < 1 or args.query_repeats < 1:
-        parser.error("--requests, --warmup and --query-repeats must be at least 1")
+    if args.load_clients % 2 or min(args.requests, args.warmup, args.query_repeats) < 1:
+        parser.error("--load-clients must be even, --requests, --warmup, --query-repeats >= 1")
     if not args.faraway_plies and not args.gulliver_plies:
         parser.error("prepare at least one match")
     return args

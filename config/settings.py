@@ -406,4 +406,4 @@ LOGGING = {
 # bench/web.py serves the site with one extra login-required page to measure other requests
 # against; only that benchmark sets PARLOUR_BENCH, so no deployment ever routes to it.
 if env_bool("PARLOUR_BENCH"):
-    ROOT_URLCONF = "config.bench_urls"
+    ROOT_URLCONF = "bench.urls"

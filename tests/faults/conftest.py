@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 import uuid
 from collections.abc import Iterator
@@ -31,17 +29,8 @@ from django.test import Client
 
 from config.publish import broker_backoff_reset
 from tests import factories
-from tests.faults.processes import (
-    REPO,
-    VENV_BIN,
-    PostgresCluster,
-    Process,
-    RedisServer,
-    free_port,
-    missing_binaries,
-)
-from tests.faults.web import Visitor
-from tests.polling import wait_for
+from tests.stack.http import Browser
+from tests.stack.processes import PostgresCluster, RedisServer, Stack, missing_binaries
 
 # Seconds: beat sweeps every SWEEP_EVERY and re-sends a bot turn that sat still SWEEP_AFTER.
 SWEEP_EVERY = 1
@@ -61,19 +50,10 @@ def binaries() -> None:
 
 @pytest.fixture(scope="session")
 def postgres(binaries) -> Iterator[PostgresCluster]:
-    cluster = PostgresCluster()
+    cluster = PostgresCluster("parlour_faults")
     try:
         cluster.init()
-        env = {**os.environ, "DATABASE_URL": cluster.url}
-        env.pop("REDIS_URL", None)
-        for command in (["migrate", "--noinput"], ["createcachetable"]):  # as `make migrate`
-            subprocess.run(
-                [sys.executable, "manage.py", *command, "-v", "0"],
-                cwd=REPO,
-                env=env,
-                check=True,
-                timeout=300,
-            )
+        cluster.migrate()
         yield cluster
     finally:
         cluster.destroy()
@@ -107,86 +87,20 @@ def redis_server(binaries) -> Iterator[RedisServer]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-class Stack:
-    """The servers of one test, on one queue of their own; each start returns its process."""
-
-    def __init__(self, postgres: PostgresCluster, redis: RedisServer, folder: Path) -> None:
-        self.postgres, self.redis, self.folder = postgres, redis, folder
-        self.queue = f"parlour-faults-{uuid.uuid4().hex[:10]}"
-        self.processes: list[Process] = []
-        self.web_port = free_port()
-        self._workers = 0
-        self.env = {
-            k: v
-            for k, v in os.environ.items()
-            if k not in {"CELERY_BROKER_URL", "PARLOUR_PRODUCTION", "PARLOUR_BENCH"}
-        }
-        self.env.update(
-            DATABASE_URL=postgres.url,
-            REDIS_URL=redis.url,
-            PARLOUR_DATA_DIR=str(folder / "data"),
-            PARLOUR_CELERY_QUEUE=self.queue,
-            PARLOUR_BOT_WINDOW="0",
-            PARLOUR_ROUND_PAUSE="0",
-            PARLOUR_SWEEP_EVERY=str(SWEEP_EVERY),
-            PARLOUR_SWEEP_AFTER=str(SWEEP_AFTER),
-            DEBUG="0",
-            ALLOWED_HOSTS="127.0.0.1",
-            PYTHONUNBUFFERED="1",
-        )
-
-    def _start(self, name: str, argv: list[str], **env: str) -> Process:
-        process = Process(name, argv, {**self.env, **env}, self.folder / f"{name}.log").start()
-        self.processes.append(process)
-        return process
-
-    def web(self) -> Process:
-        argv = [str(VENV_BIN / "gunicorn"), "config.wsgi", "--bind", f"127.0.0.1:{self.web_port}"]
-        argv += ["--workers", "2", "--timeout", "60", "--access-logfile", "-"]
-        process = self._start("web", argv)
-        visitor = Visitor(self.web_port)
-
-        def up() -> bool:
-            try:
-                return visitor.request("GET", "/accounts/login/").status == 200
-            except OSError:
-                return False
-
-        wait_for(up, "gunicorn to answer", timeout=60)
-        return process
-
-    def worker(self, **env: str) -> Process:
-        self._workers += 1
-        name = f"worker{self._workers}"
-        argv = [str(VENV_BIN / "celery"), "-A", "config", "worker", "--pool=solo", "-l", "info"]
-        argv += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
-        argv += ["-n", f"{name}-{self.queue}@%h"]
-        process = self._start(name, argv, **env)
-        wait_for(lambda: "ready." in process.output(), f"{name} to be ready", timeout=60)
-        return process
-
-    def beat(self) -> Process:
-        schedule = self.folder / "beat-schedule"
-        argv = [str(VENV_BIN / "celery"), "-A", "config", "beat", "-l", "info"]
-        argv += ["-s", str(schedule)]
-        process = self._start("beat", argv)
-        wait_for(lambda: "Sending due task" in process.output(), "beat's first send", 60)
-        return process
-
-    def stop_all(self) -> None:
-        for process in reversed(self.processes):
-            process.stop()
-
-    def logs(self) -> str:
-        return "\n".join(f"===== {p.name}\n{p.output()[-4000:]}" for p in self.processes)
-
-
 @pytest.fixture
 def stack(fault_db, redis_server, tmp_path) -> Iterator[Stack]:
     """A fresh stack for one test; the test process's own sends go to its queue too."""
     if not redis_server.answers():  # a test that stopped it and failed before restarting it
         redis_server.start()
-    servers = Stack(fault_db, redis_server, tmp_path)
+    servers = Stack(
+        tmp_path,
+        fault_db,
+        redis_server,
+        PARLOUR_BOT_WINDOW="0",
+        PARLOUR_ROUND_PAUSE="0",
+        PARLOUR_SWEEP_EVERY=str(SWEEP_EVERY),
+        PARLOUR_SWEEP_AFTER=str(SWEEP_AFTER),
+    )
     app = Celery(f"parlour-faults-{uuid.uuid4().hex[:6]}", broker=redis_server.url)
     app.config_from_object("django.conf:settings", namespace="CELERY")
     app.conf.update(
@@ -213,9 +127,9 @@ def person(prefix: str):
     return factories.user_make(f"{prefix}-{uuid.uuid4().hex[:8]}")
 
 
-def visitor_for(stack: Stack, user) -> Visitor:
+def visitor_for(stack: Stack, user) -> Browser:
     """A browser signed in as ``user``: a real session row, made as a sign-in makes it."""
     client = Client()
     client.force_login(user)
     name = settings.SESSION_COOKIE_NAME
-    return Visitor(stack.web_port, {name: client.cookies[name].value})
+    return Browser(stack.web_port, {name: client.cookies[name].value})

@@ -7,11 +7,11 @@ from games.models import Match
 from games.services import match_create
 from tests import factories
 from tests.faults.conftest import Stack, person, visitor_for
-from tests.faults.web import Visitor
 from tests.polling import wait_for
+from tests.stack.http import Browser
 
 
-def two_matches_served(stack: Stack) -> tuple[Match, dict[int, Visitor], Match, Visitor]:
+def two_matches_served(stack: Stack) -> tuple[Match, dict[int, Browser], Match, Browser]:
     """Web, worker and beat started; a Faraway match between two people (and their signed-in
     visitors by seat) and one between the first of them and a greedy bot (and her visitor)."""
     stack.web()
@@ -26,7 +26,7 @@ def two_matches_served(stack: Stack) -> tuple[Match, dict[int, Visitor], Match, 
     return people, visitors, with_bot, visitor_for(stack, ann)
 
 
-def play_awaited(match: Match, visitors: dict[int, Visitor]) -> None:
+def play_awaited(match: Match, visitors: dict[int, Browser]) -> None:
     """The awaited person's first legal move over HTTP; it must be taken."""
     match.refresh_from_db()
     seat = match.awaiting[0]

@@ -1,4 +1,4 @@
-"""The site's URLs plus one page that exists only for ``bench/web.py``.
+"""The site's URLs plus one page that exists only for ``bench/web.py`` (``PARLOUR_BENCH=1``).
 
 Settings use this module instead of ``config.urls`` when ``PARLOUR_BENCH`` is set. The extra page
 is the benchmark's yardstick: it pays what every logged-in request pays (the middleware, the

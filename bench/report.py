@@ -1,0 +1,145 @@
+"""What the benchmarks share in reporting: percentiles, the CPU each group of processes took
+over a window, and the check of every stored match by the project's own verifiers."""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+from collections.abc import Callable, Iterable, Sequence
+
+from tests.stack.machine import load_line, process_cpu
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The nearest-rank ``q`` quantile (0 to 1) of ``values``."""
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def p50(values: Sequence[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def ratio(a: float, b: float) -> float:
+    """``a / b`` to the two decimals shown."""
+    return round(a / b, 2) if b else float("nan")
+
+
+def ms(values: Sequence[float], q: float) -> str:
+    return f"{percentile(values, q):.1f}" if values else "-"
+
+
+def distribution(values: Sequence[float]) -> str:
+    """Count, p50, p99 and max of milliseconds, on one line."""
+    if not values:
+        return "none"
+    return (
+        f"{len(values)}, p50 {ms(values, 0.5)} ms, p99 {ms(values, 0.99)} ms,"
+        f" max {max(values):.0f} ms"
+    )
+
+
+class CpuWatch:
+    """The CPU each group of processes (and this one) used over a window, as a share of the
+    wall time. A process is kept as first and last seen, so one killed inside the window counts
+    with what it used until its last sample; ``sample`` more often to follow such processes."""
+
+    def __init__(self, groups: dict[str, Callable[[], list[int]]]) -> None:
+        self.groups = groups
+        self.begin()
+
+    def begin(self) -> None:
+        self.cpu: dict[str, dict[int, list[float]]] = {name: {} for name in self.groups}
+        self.client = time.process_time()
+        self.started = time.perf_counter()
+        self.load_start = load_line()
+        self.sample(baseline=True)
+
+    def sample(self, *, baseline: bool = False) -> None:
+        for name, pids in self.groups.items():
+            try:
+                found = pids()
+            except Exception:  # a sample missed is no reason to stop the run
+                continue
+            for pid in found:
+                used = process_cpu(pid)
+                # A process first seen after the baseline started within the window.
+                seen = self.cpu[name].setdefault(pid, [used if baseline else 0.0, used])
+                if used:
+                    seen[1] = used
+
+    def line(self) -> str:
+        """The shares since ``begin`` (gunicorn's per process, master first), and the load."""
+        self.sample()
+        wall = time.perf_counter() - self.started
+
+        def share(seconds: float) -> str:
+            return f"{100 * seconds / wall:.0f}%"
+
+        parts = []
+        for name, seen in self.cpu.items():
+            used = [max(0.0, last - first) for first, last in seen.values()]
+            each = f" ({', '.join(map(share, used))} per process)" if name == "gunicorn" else ""
+            parts.append(f"{name} {share(sum(used))}{each}")
+        cores = os.cpu_count() or 1
+        return (
+            f"{wall:.1f} s wall; CPU share {', '.join(parts)}, this client"
+            f" {share(time.process_time() - self.client)} (of {cores} cores = {100 * cores}%);"
+            f" {self.load_start} at start, {load_line().removeprefix('load average ')} at end"
+        )
+
+
+def chain_check(pks: Iterable[int]) -> tuple[str, list[str]]:
+    """Every match of ``pks`` (but those never started) checked by the project's verifiers, not
+    by a fold of the benchmark's own: a finished match's record by
+    ``games.engines.records.record_verify`` (the seed commitment, every entry replayed with its
+    hash and keyed hash, the outcome), a running one's log by ``games.engines.replay.verify``
+    against its stored chain hashes (a running match's record withholds its seed). Also: plies
+    1..n once each, ``ply`` the log's length, ``head_hash`` the last link. A summary line and
+    the problems found."""
+    from games.engines import get_engine, replay
+    from games.engines.records import record_verify
+    from games.models import Match, Move
+    from games.selectors.records import match_record
+
+    started = time.perf_counter()
+    problems: list[str] = []
+    records = running = entries = 0
+    for match in Match.objects.filter(pk__in=list(pks)).prefetch_related("seats__user"):
+        if match.status == Match.Status.WAITING:
+            continue
+        rows = list(
+            Move.objects.filter(match_id=match.pk)
+            .order_by("ply")
+            .values_list("ply", "seat", "payload", "chain_hash")
+        )
+        entries += len(rows)
+        engine = get_engine(match.game)
+        args = (engine, match.num_players, match.seed, match.options)
+        head = rows[-1][3] if rows else replay.start_hash(*args)
+        if [r[0] for r in rows] != list(range(1, len(rows) + 1)) or match.ply != len(rows):
+            problems.append(f"match {match.pk}: ply {match.ply}, plies not 1..n once each")
+        elif match.head_hash != head:
+            problems.append(f"match {match.pk}: head_hash is not the last link")
+        elif match.status == Match.Status.FINISHED:
+            records += 1
+            record = match_record(match=match, seats=list(match.seats.all()), viewer_seat=None)
+            report = record_verify(record)
+            if not report.ok:
+                problems.append(f"match {match.pk}: record does not hold: {report.problem}")
+        else:
+            running += 1
+            moves = [(seat, move) for _, seat, move, _ in rows]
+            bad = replay.verify(*args, moves, [r[3] for r in rows])
+            if bad is not None:
+                problems.append(f"match {match.pk}: stored hash differs at ply {bad}")
+    outcome = f"{len(problems)} PROBLEMS" if problems else "every check holds"
+    summary = (
+        f"{records + running} matches, {entries} entries, in"
+        f" {time.perf_counter() - started:.1f} s: {records} finished matches' records verified by"
+        f" record_verify, {running} running matches' logs by games.engines.replay.verify;"
+        f" plies 1..n once each, head_hash the last link; {outcome}"
+    )
+    return summary, problems

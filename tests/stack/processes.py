@@ -1,0 +1,319 @@
+"""Real processes: a private PostgreSQL cluster, a private Redis server, and the site's own
+processes (gunicorn, a Celery worker, beat), each in a process group of its own so it (and its
+children) can be stopped, killed or restarted as one. Used by ``tests/faults`` and ``bench/``.
+
+Nothing here touches the shared services: the cluster and the server listen on free loopback
+ports, keep their files in a temporary folder, and are destroyed when the caller is done.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import uuid
+from pathlib import Path
+
+from tests.polling import wait_for
+from tests.stack.machine import children_of
+
+REPO = Path(__file__).resolve().parents[2]
+VENV_BIN = Path(os.environ.get("VIRTUAL_ENV", REPO / ".venv")) / "bin"
+# Variables of the caller's environment the stack never passes on: it sets its own.
+NOT_INHERITED = {
+    "CELERY_BROKER_URL",
+    "DATABASE_URL",
+    "PARLOUR_BENCH",
+    "PARLOUR_PRODUCTION",
+    "REDIS_URL",
+}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def pg_binary(name: str) -> str | None:
+    """``initdb``/``pg_ctl`` from PATH, else from Debian's versioned directory."""
+    found = shutil.which(name)
+    if found:
+        return found
+    for directory in sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True):
+        if (directory / name).exists():
+            return str(directory / name)
+    return None
+
+
+def missing_binaries() -> list[str]:
+    """What this machine lacks to run the whole stack."""
+    needed = {
+        "initdb": pg_binary("initdb"),
+        "pg_ctl": pg_binary("pg_ctl"),
+        "redis-server": shutil.which("redis-server"),
+        "gunicorn": (VENV_BIN / "gunicorn").exists() or None,
+        "celery": (VENV_BIN / "celery").exists() or None,
+    }
+    return [name for name, found in needed.items() if not found]
+
+
+class Process:
+    """One long-running command in its own process group, its output in a log file."""
+
+    def __init__(self, name: str, argv: list[str], env: dict[str, str], log: Path) -> None:
+        self.name, self.argv, self.env, self.log = name, argv, env, log
+        self.popen: subprocess.Popen | None = None
+
+    def start(self) -> Process:
+        with self.log.open("ab") as out:
+            self.popen = subprocess.Popen(
+                self.argv,
+                env=self.env,
+                cwd=REPO,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        return self
+
+    @property
+    def running(self) -> bool:
+        return self.popen is not None and self.popen.poll() is None
+
+    def pids(self) -> list[int]:
+        """The process and its children (gunicorn's workers, a prefork worker's pool)."""
+        if not self.running:
+            return []
+        return [self.popen.pid, *children_of(self.popen.pid)]
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+    def signal_group(self, sig: int) -> None:
+        if self.popen is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.popen.pid, sig)
+
+    def kill(self) -> None:
+        """SIGKILL to the whole group: no shutdown handler runs, nothing is acknowledged."""
+        self.signal_group(signal.SIGKILL)
+        if self.popen is not None:
+            self.popen.wait(timeout=10)
+
+    def stop(self, grace: float = 20.0) -> None:
+        """SIGTERM, then SIGKILL for whatever is left after ``grace`` seconds."""
+        if self.popen is None:
+            return
+        if self.popen.poll() is None:
+            self.signal_group(signal.SIGTERM)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.popen.wait(timeout=grace)
+        self.signal_group(signal.SIGKILL)  # children a parent left behind
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.popen.wait(timeout=5)
+
+
+class RedisServer:
+    """A private redis-server on a port of its own, no persistence: a restart loses the queue,
+    as a crashed Redis without an AOF would."""
+
+    def __init__(self, folder: Path) -> None:
+        self.port = free_port()
+        self.folder = folder
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: Process | None = None
+
+    def start(self) -> None:
+        argv = [shutil.which("redis-server") or "redis-server", "--port", str(self.port)]
+        argv += ["--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        argv += ["--daemonize", "no", "--dir", str(self.folder)]
+        self.process = Process("redis", argv, dict(os.environ), self.folder / "redis.log").start()
+        wait_for(self.answers, "redis-server to answer", timeout=15)
+
+    def answers(self) -> bool:
+        import redis
+
+        try:
+            return bool(redis.Redis(port=self.port, socket_connect_timeout=0.5).ping())
+        except redis.RedisError:
+            return False
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.stop()
+            self.process = None
+
+
+class PostgresCluster:
+    """A private PostgreSQL cluster (initdb) on a port of its own, trust authentication, one
+    database ``name``.
+
+    ``durable``: off (the fault tests), ``fsync=off`` makes a COMMIT cheap; on (benchmarks),
+    the settings are initdb's, as a server's would be, so a COMMIT waits for the disk. As root
+    the cluster belongs to the ``postgres`` user (PostgreSQL refuses to run as root).
+    """
+
+    def __init__(self, name: str = "parlour", *, durable: bool = False) -> None:
+        self.port = free_port()
+        self.name, self.durable = name, durable
+        self.root = Path(tempfile.mkdtemp(prefix="parlour-pg-"))
+        self.data = self.root / "data"
+        self.log = self.root / "postgres.log"
+        self.as_root = os.geteuid() == 0
+        if self.as_root:
+            shutil.chown(self.root, "postgres", "postgres")
+        self.url = f"postgres://postgres@127.0.0.1:{self.port}/{name}"
+
+    def _run(self, argv: list[str], timeout: float = 60) -> None:
+        if self.as_root:
+            argv = ["runuser", "-u", "postgres", "--", *argv]
+        subprocess.run(argv, check=True, timeout=timeout, capture_output=True)
+
+    def init(self) -> None:
+        """initdb, start, and create the database."""
+        self._run([pg_binary("initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust"])
+        self.start()
+        import psycopg
+
+        with psycopg.connect(
+            f"host=127.0.0.1 port={self.port} user=postgres", autocommit=True
+        ) as c:
+            c.execute(f'CREATE DATABASE "{self.name}"')
+
+    def migrate(self) -> None:
+        """The site's migrations, as ``make migrate`` runs them, in a process of their own."""
+        env = {k: v for k, v in os.environ.items() if k not in NOT_INHERITED}
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+            cwd=REPO,
+            env={"LOG_LEVEL": "WARNING", **env, "DATABASE_URL": self.url},
+            check=True,
+            timeout=300,
+        )
+
+    def _ctl(self, *args: str) -> None:
+        options = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1"
+        if not self.durable:
+            options += " -c fsync=off"
+        argv = [pg_binary("pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-o", options]
+        self._run([*argv, "-w", *args])
+
+    def start(self) -> None:
+        self._ctl("start")
+
+    def stop(self) -> None:
+        """A fast shutdown: open sessions are cut, as in a real restart."""
+        self._ctl("stop", "-m", "fast")
+
+    def pids(self) -> list[int]:
+        """The postmaster and every process it forked (backends, WAL writer, checkpointer)."""
+        try:
+            postmaster = int((self.data / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return []
+        return [postmaster, *children_of(postmaster)]
+
+    def destroy(self) -> None:
+        with contextlib.suppress(subprocess.CalledProcessError):  # not running
+            self._ctl("stop", "-m", "immediate")
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+class Stack:
+    """The site's processes on a private cluster (and, with ``redis``, a private Redis and a
+    queue of their own), DEBUG off; each start returns its process. Without Redis, Celery runs
+    eagerly inside the web processes. ``env`` adds or overrides settings for every process."""
+
+    def __init__(
+        self, folder: Path, postgres: PostgresCluster, redis: RedisServer | None = None, **env: str
+    ) -> None:
+        self.folder, self.postgres, self.redis = folder, postgres, redis
+        self.queue = f"parlour-stack-{uuid.uuid4().hex[:10]}"
+        self.processes: list[Process] = []
+        self.web_port = free_port()
+        self._workers = 0
+        self.env = {k: v for k, v in os.environ.items() if k not in NOT_INHERITED}
+        self.env.update(
+            DATABASE_URL=postgres.url,
+            PARLOUR_DATA_DIR=str(folder / "data"),
+            PARLOUR_CELERY_QUEUE=self.queue,
+            DEBUG="0",
+            ALLOWED_HOSTS="127.0.0.1,localhost",
+            PYTHONUNBUFFERED="1",
+            DJANGO_SETTINGS_MODULE="config.settings",
+        )
+        if redis is not None:
+            self.env["REDIS_URL"] = redis.url
+        self.env.update(env)
+
+    def configure_this_process(self) -> None:
+        """The same settings for the caller (a benchmark), before it sets Django up."""
+        for name in NOT_INHERITED:
+            os.environ.pop(name, None)
+        os.environ.update(self.env)
+
+    def _start(self, name: str, argv: list[str], **env: str) -> Process:
+        process = Process(name, argv, {**self.env, **env}, self.folder / f"{name}.log").start()
+        self.processes.append(process)
+        return process
+
+    def web(self, workers: int = 2) -> Process:
+        """gunicorn as the Procfile runs it (sync workers, every request logged), ready when it
+        answers the sign-in page and all its workers are up."""
+        argv = [str(VENV_BIN / "gunicorn"), "config.wsgi", "--bind", f"127.0.0.1:{self.web_port}"]
+        argv += ["--workers", str(workers), "--timeout", "60", "--access-logfile", "-"]
+        process = self._start("web", argv)
+        from tests.stack.http import Browser
+
+        def up() -> bool:
+            if not process.running:
+                raise AssertionError(f"gunicorn exited:\n{process.output()[-3000:]}")
+            try:
+                answered = Browser(self.web_port).request("GET", "/accounts/login/").status
+            except OSError:
+                return False
+            return answered == 200 and len(process.pids()) > workers
+
+        wait_for(up, "gunicorn to answer", timeout=60)
+        return process
+
+    def worker(self, *options: str, **env: str) -> Process:
+        """``celery worker`` on the stack's queue (``--pool=solo`` unless ``options`` say
+        otherwise), ready when it logs so."""
+        self._workers += 1
+        name = f"worker{self._workers}"
+        argv = [str(VENV_BIN / "celery"), "-A", "config", "worker", "-l", "info"]
+        argv += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
+        argv += ["-n", f"{name}-{self.queue}@%h", *(options or ["--pool=solo"])]
+        process = self._start(name, argv, **env)
+        wait_for(lambda: ready_count(process) > 0, f"{name} to be ready", timeout=60)
+        return process
+
+    def beat(self) -> Process:
+        """``celery beat``, ready when it sent its first task."""
+        schedule = self.folder / "beat-schedule"
+        argv = [str(VENV_BIN / "celery"), "-A", "config", "beat", "-l", "info"]
+        argv += ["-s", str(schedule)]
+        process = self._start("beat", argv)
+        wait_for(lambda: "Sending due task" in process.output(), "beat's first send", 60)
+        return process
+
+    def stop_all(self) -> None:
+        for process in reversed(self.processes):
+            process.stop()
+
+    def logs(self) -> str:
+        return "\n".join(f"===== {p.name}\n{p.output()[-4000:]}" for p in self.processes)
+
+
+def ready_count(worker: Process) -> int:
+    """How many times a worker logged itself ready (``celery@... ready.``): a restarted worker
+    takes tasks again once this grows."""
+    return worker.output().count(" ready.")
