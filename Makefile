@@ -75,7 +75,7 @@ bench: $(STAMP)
 bench-bot-latency: $(STAMP)
 	$(PY) bench/bot_latency.py
 
-# Requests over HTTP as multiples of a trivial page, statements counted, a load run (~4 min).
+# Requests over HTTP as multiples of a trivial page, statements counted (3-4 min).
 bench-web: $(STAMP)
 	$(PY) bench/web.py
 

@@ -320,10 +320,10 @@ class Player(threading.Thread):
         return posted.body
 
 
-def seatings(clients: int, pairs: int | None = None) -> list[Seating]:
-    """``pairs`` pairs of people (``clients // 4`` by default: half the clients when a multiple
-    of 4), the rest each at a table of their own with 1, 2 or 3 greedy bots; both games alike."""
-    pairs = clients // 4 if pairs is None else pairs
+def seatings(clients: int) -> list[Seating]:
+    """``clients // 4`` pairs of people (half the clients when a multiple of 4), the rest each
+    at a table of their own with 1, 2 or 3 greedy bots; both games alike."""
+    pairs = clients // 4
     out: list[Seating] = []
     for p in range(pairs):
         pair = Pair(game="faraway" if p % 2 == 0 else "gulliver")
@@ -461,13 +461,12 @@ def play_phase(
     drain: float,
     poll_every: float,
     gulliver_target: int,
-    monitor: Monitor | CpuWatch,
+    monitor: Monitor,
     worker: Process | None = None,
     kill_every: float = 0.0,
 ) -> PhaseResult:
     """One phase: each browser a ``Player`` at its place for ``duration`` s, then ``drain`` s
-    to finish; with ``worker`` and ``kill_every``, the worker killed and restarted as it goes.
-    ``bench/web.py``'s load run is such a phase, with a ``CpuWatch`` and no worker."""
+    to finish; with ``worker`` and ``kill_every``, the worker killed and restarted as it goes."""
     start = time.perf_counter() + 0.5
     phase = Phase(
         name, start, start + duration, start + duration + drain, utc_now() + dt.timedelta(0, 0.5)
@@ -477,17 +476,14 @@ def play_phase(
         for i, (browser, place) in enumerate(zip(browsers, places, strict=True))
     ]
     killer = Killer(worker, phase, kill_every) if worker is not None and kill_every else None
-    (monitor.reset if isinstance(monitor, Monitor) else monitor.begin)()
+    monitor.reset()
     for player in players:
         player.start()
     if killer is not None:
         killer.start()
     for player in players:
         player.join(timeout=max(0.0, phase.stop_new - time.perf_counter()))
-    if isinstance(monitor, Monitor):
-        window = (monitor.shares(), monitor.queue_line(), monitor.load_mean())
-    else:
-        window = (monitor.line(), "", "")
+    window = (monitor.shares(), monitor.queue_line(), monitor.load_mean())
     for player in players:
         player.join(timeout=max(0.0, phase.hard_end - time.perf_counter()) + 60)
     phase.ended = time.perf_counter()
@@ -499,8 +495,7 @@ def play_phase(
         tally.merge(player.tally)
     if any(p.is_alive() for p in players):
         tally.errors.append("a client was still running after the drain")
-    whole = monitor.queue_line() if isinstance(monitor, Monitor) else ""
-    return PhaseResult(phase, tally, players, *window, whole)
+    return PhaseResult(phase, tally, players, *window, monitor.queue_line())
 
 
 # --- From the stored log: bots' moves, reply gaps, and the check --------------------------------

@@ -1,24 +1,9 @@
 """Requests to the served site, timed over HTTP, as multiples of a trivial signed-in page.
 
-    .venv/bin/python bench/web.py                  # 240 requests of each kind, 60 s load run
-    .venv/bin/python bench/web.py --quick          # a smoke run: fewer requests, shorter matches
-    .venv/bin/python bench/web.py --requests 480 --load-seconds 120
+    .venv/bin/python bench/web.py            # 240 requests of each kind; --quick: a smoke run
 
-The site runs on ``tests.stack``: gunicorn with 2 sync workers (as the Procfile), a private
-PostgreSQL cluster with initdb's settings (durable, as a server's), ``DEBUG`` off, Celery eager
-(no broker: every seat is a person; a Gulliver round's next deal runs inside the request that
-ended the round), and ``PARLOUR_BENCH=1``, which adds ``/bench/trivial/`` (``bench/urls.py``),
-a page answering two bytes to a signed-in user: the yardstick every other request is divided by.
-
-Long matches are played through the services to the plies asked for, each copied once per timed
-request so that every timed move POST is a fresh legal move that hands the turn on. Then, over
-HTTP, interleaved round-robin: the trivial page, the poll answered 204 and re-rendered, the move
-POST at every prepared ply, the replay page and frame early and late; each kind's statements
-counted in process; a load run (``bench/load.py``'s players, all in pairs, polling every
-``--poll-every`` s); and every match checked by the verifiers (``bench.report.chain_check``).
-Figures and ratios only: the goals that must hold are tests (the statement budget is
-``tests/integration/test_storage.py``). What it measures: bench/README.md; its figures:
-docs/performance.md.
+What it measures: bench/README.md (load figures come from bench/load.py); its figures:
+docs/performance.md. Figures and ratios only: the goals that must hold are tests.
 """
 
 from __future__ import annotations
@@ -41,7 +26,7 @@ if str(ROOT) not in sys.path:
     # Run as a plain script (``python bench/web.py``), the repo root is not on the path.
     sys.path.insert(0, str(ROOT))
 
-from bench.load import create_users, play_phase, seatings, sign_in_all  # noqa: E402
+from bench.load import create_users  # noqa: E402
 from bench.report import CpuWatch, chain_check, p50, percentile, ratio  # noqa: E402
 from tests.stack.http import Answer, Browser  # noqa: E402
 from tests.stack.machine import load_line, machine_line  # noqa: E402
@@ -482,50 +467,6 @@ def prepare_all(args: argparse.Namespace, users: Sequence[Any]) -> list[Prepared
     return prepared
 
 
-def load_run(
-    args: argparse.Namespace, stack: Stack, users: Sequence[Any], password: str
-) -> tuple[list[str], int, list[int]]:
-    """``bench/load.py``'s players, all in pairs, polling every ``--poll-every`` s for
-    ``--load-seconds``: what two sync workers serve with that many pollers. Its lines, errors
-    and matches."""
-    browsers, _ = sign_in_all(stack.web_port, users, password)
-    watch = CpuWatch({"gunicorn": stack.processes[0].pids, "PostgreSQL": stack.postgres.pids})
-    result = play_phase(
-        "load run",
-        browsers,
-        seatings(len(browsers), pairs=len(browsers) // 2),
-        duration=args.load_seconds,
-        drain=0.0,
-        poll_every=args.poll_every,
-        gulliver_target=args.load_gulliver_target,
-        monitor=watch,
-    )
-    phase, tally = result.phase, result.tally
-    seconds = phase.stop_new - phase.started
-    posts = [v for _, v in tally.samples["move-people"]]
-    polls = {k: [v for _, v in tally.samples[k]] for k in ("poll-204", "poll-200")}
-    other = sum(len(tally.samples[k]) for k in ("lobby", "new", "join", "page"))
-    served = len(posts) + sum(map(len, polls.values())) + other
-    finished = {pk for p in result.players for pk in p.finished}
-    lines = [
-        f"\nLoad run: {len(browsers)} clients (threads, each signed in through the form),"
-        f" {len(browsers) // 2} two-player matches at once (half Faraway, half Gulliver to"
-        f" {args.load_gulliver_target}) for {seconds:.1f} s; a client waits"
-        f" {args.poll_every:g} s between polls while it is not its turn",
-        f"load run: {result.shares}",
-        f"  moves: {len(posts)}, {len(posts) / seconds:.1f} moves/s; move POST p50"
-        f" {p50(posts):.1f} ms, p99 {percentile(posts, 0.99) if posts else float('nan'):.1f} ms",
-        f"  requests: {served} ({served / seconds:.0f}/s); polls:"
-        f" {sum(map(len, polls.values()))}, answered 204 p50 {p50(polls['poll-204']):.1f} ms,"
-        f" re-rendered p50 {p50(polls['poll-200']):.1f} ms; other pages (lobby, new match, join,"
-        f" table): {other}",
-        f"  matches: {len(phase.matches)} opened (the first {len(browsers) // 2} at the start),"
-        f" {len(finished)} finished",
-        f"  errors: {len(tally.errors)}" + (f"; first: {tally.errors[:5]}" if tally.errors else ""),
-    ]
-    return lines, len(tally.errors), phase.matches
-
-
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     print(f"Machine: {machine_line()}")
@@ -549,7 +490,7 @@ def main(argv: list[str] | None = None) -> int:
             f" cluster (initdb's settings, migrated); gunicorn {WORKERS} sync workers, DEBUG off,"
             " Celery eager"
         )
-        users, password = create_users(2 + args.load_clients, f"web-{secrets.token_hex(3)}")
+        users, password = create_users(2, f"web-{secrets.token_hex(3)}")
         prepared = prepare_all(args, users[:2])
         # The 204 poll does the same work at any ply: it asks the longest match. The table is
         # re-rendered from the Faraway match nearest --render-ply.
@@ -569,9 +510,6 @@ def main(argv: list[str] | None = None) -> int:
         run_rounds(browsers, kinds, range(args.warmup, args.warmup + args.requests), record=True)
         timed_cpu = watch.line()
         count_queries(kinds, users[:2], browsers, args.warmup + args.requests, args.query_repeats)
-        load_lines, load_errors, load_matches = [], 0, []
-        if args.load_seconds > 0 and args.load_clients:
-            load_lines, load_errors, load_matches = load_run(args, stack, users[2:], password)
         stack.stop_all()
 
         print(
@@ -584,16 +522,11 @@ def main(argv: list[str] | None = None) -> int:
             if kind.errors:
                 failures += len(kind.errors)
                 print(f"  ERRORS {kind.label}: {len(kind.errors)}, first: {kind.errors[:3]}")
-        print("\n".join(load_lines))
-        failures += load_errors
         copies = [
             pk for p in prepared for pk in p.copies[:: max(1, len(p.copies) // COPIES_CHECKED)]
         ]
-        checked = [p.original.pk for p in prepared] + copies + load_matches
-        summary, problems = chain_check(checked)
-        print(
-            f"\nCheck of the originals, {len(copies)} copies and the load run's matches: {summary}"
-        )
+        summary, problems = chain_check([p.original.pk for p in prepared] + copies)
+        print(f"\nCheck of the originals and {len(copies)} copies: {summary}")
         for problem in problems[:20]:
             print(f"  {problem}")
         failures += len(problems)
@@ -614,25 +547,18 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         ("--gulliver-target", int, 1000, "the prepared Gulliver match's winning score"),
         ("--seed", int, 1, "first seed tried"),
         ("--render-ply", int, 150, "Faraway ply of the re-rendered poll"),
-        ("--load-clients", int, 40, "even; two per match"),
-        ("--load-seconds", float, 60.0, "0 skips the load run"),
-        ("--poll-every", float, 0.25, "seconds between a load client's polls (the page: 2)"),
-        ("--load-gulliver-target", int, 50, "Gulliver's winning score in the load run"),
     ):
         parser.add_argument(flag, type=kind, default=default, help=f"{text} (default {default})")
     parser.add_argument("--faraway-plies", type=int, nargs="*", default=[5, 150, 500])
     parser.add_argument("--gulliver-plies", type=int, nargs="*", default=[5, 1500])
     parser.add_argument("--level", default="random", choices=["random", "greedy"])
-    parser.add_argument(
-        "--quick", action="store_true", help="30 requests, plies 5 60 / 5 200, 10 clients, 10 s"
-    )
+    parser.add_argument("--quick", action="store_true", help="30 requests, plies 5 60 / 5 200")
     args = parser.parse_args(argv)
     if args.quick:
         args.requests, args.warmup, args.query_repeats = 30, 2, 2
         args.faraway_plies, args.gulliver_plies, args.render_ply = [5, 60], [5, 200], 60
-        args.load_clients, args.load_seconds = 10, 10.0
-    if args.load_clients % 2 or min(args.requests, args.warmup, args.query_repeats) < 1:
-        parser.error("--load-clients must be even, --requests, --warmup, --query-repeats >= 1")
+    if min(args.requests, args.warmup, args.query_repeats) < 1:
+        parser.error("--requests, --warmup and --query-repeats must be at least 1")
     if not args.faraway_plies and not args.gulliver_plies:
         parser.error("prepare at least one match")
     return args
