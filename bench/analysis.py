@@ -1,18 +1,10 @@
 """How long a post-game analysis takes, per game and table size, at the production budget.
 
     .venv/bin/python bench/analysis.py                 # PARLOUR_ANALYSIS_BUDGET_MS (300 ms)
-    .venv/bin/python bench/analysis.py --budget-ms 100 # another budget per decision
     .venv/bin/python bench/analysis.py --quick         # Gulliver to 60 points: a smoke run
-    .venv/bin/python bench/analysis.py --slice-s 5     # another slice (PARLOUR_ANALYSIS_SLICE_S)
 
-For each game at 2 and 4 seats, one seeded match is played to its end through the services,
-every seat a person making the greedy bot's move from their own view (``tests.analysis_matches``),
-and the analysis service (``games.services.analysis.analysis_run``, what the Celery task calls)
-is run in slices as the task runs it, one run after another until the analysis is done: every
-person's decision judged by the strong bot, each written as a row. It reports the runs, the
-whole time and the longest run (how long a worker is held at most before a queued bot move gets
-its turn). The database is a throwaway SQLite file, migrated at the start; one process, so the
-figures are one worker's (docs/analysis.md).
+One seeded match a case played greedily through the services, then ``analysis_run`` in slices
+as the task runs it, on a throwaway SQLite file in one process. Figures: docs/analysis.md.
 """
 
 from __future__ import annotations
@@ -24,9 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root, as a script
 
 CASES = [("faraway", 2), ("faraway", 4), ("gulliver", 2), ("gulliver", 4)]
 

@@ -2,31 +2,21 @@
 
     .venv/bin/python bench/bot_latency.py --moves 30 [--bots 1]
 
-On ``tests.stack``: a private PostgreSQL cluster (initdb's settings) and Redis, one worker
-(``--pool=solo``, as in Procfile.dev) with ``PARLOUR_BOT_WINDOW=0``. A person's turns are played
-through the Django test client against greedy bots at a Faraway Tree table; a sample starts just
-before the POST that ends the person's turn and stops when the database shows the person awaited
-again (or the match over): every bot reply committed by the worker. Figures:
-docs/performance.md.
+What it measures: bench/README.md, docs/performance.md (Bots through a worker), its figures too.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root, as a script
 
-from bench.report import p50, percentile  # noqa: E402
-from tests.stack.processes import PostgresCluster, RedisServer, Stack  # noqa: E402
+from bench.report import p50, percentile, stack_running
 
 
 def wait_replies(match: object, since: float, timeout: float) -> None:
@@ -48,21 +38,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bots", type=int, default=3, help="greedy bots at the table (1-3)")
     parser.add_argument("--timeout", type=float, default=30.0)
     args = parser.parse_args(argv)
-    folder = Path(tempfile.mkdtemp(prefix="parlour-bot-latency-"))
-    cluster, redis = PostgresCluster("parlour_bench", durable=True), RedisServer(folder)
-    stack = Stack(folder, cluster, redis, PARLOUR_BOT_WINDOW="0", LOG_LEVEL="WARNING")
     samples: list[float] = []
     posts: list[float] = []
     replies: list[int] = []
     matches = 0
-    try:
-        cluster.init()
-        cluster.migrate()
-        redis.start()
-        stack.configure_this_process()
-        import django
-
-        django.setup()
+    with stack_running("bot_latency", redis=True, PARLOUR_BOT_WINDOW="0") as stack:
         from django.contrib.auth import get_user_model
         from django.test import Client
         from django.test.utils import setup_test_environment
@@ -102,27 +82,22 @@ def main(argv: list[str] | None = None) -> int:
                 samples.append((time.perf_counter() - t0) * 1000)
                 posts.append((t_post - t0) * 1000)
                 replies.append(match.version - before - 1)
-    finally:
-        stack.stop_all()
-        redis.stop()
-        cluster.destroy()
-        shutil.rmtree(folder, ignore_errors=True)
 
-    bots = f"{args.bots} greedy bot" + ("s" if args.bots != 1 else "")
-    print(
-        f"Faraway Tree, 1 person + {bots}, worker --pool=solo on a private Redis, private"
-        f" PostgreSQL, window 0: {len(samples)} person moves over {matches} match(es)"
-    )
-    print(
-        f"  POST -> bots' replies committed: p50 {p50(samples):.0f} ms, "
-        f"p95 {percentile(samples, 0.95):.0f} ms, max {max(samples):.0f} ms"
-    )
-    print(
-        f"  the POST alone: p50 {p50(posts):.1f} ms; bot moves per reply: "
-        f"mean {statistics.mean(replies):.1f} (each a task of its own)"
-    )
-    per_move = [s / r for s, r in zip(samples, replies, strict=True) if r]
-    print(f"  per bot move through the worker: p50 {p50(per_move):.1f} ms")
+        bots = f"{args.bots} greedy bot" + ("s" if args.bots != 1 else "")
+        print(
+            f"Faraway Tree, 1 person + {bots}, worker --pool=solo on a private Redis, private"
+            f" PostgreSQL, window 0: {len(samples)} person moves over {matches} match(es)"
+        )
+        print(
+            f"  POST -> bots' replies committed: p50 {p50(samples):.0f} ms, "
+            f"p95 {percentile(samples, 0.95):.0f} ms, max {max(samples):.0f} ms"
+        )
+        print(
+            f"  the POST alone: p50 {p50(posts):.1f} ms; bot moves per reply: "
+            f"mean {statistics.mean(replies):.1f} (each a task of its own)"
+        )
+        per_move = [s / r for s, r in zip(samples, replies, strict=True) if r]
+        print(f"  per bot move through the worker: p50 {p50(per_move):.1f} ms")
     return 0
 
 

@@ -2,17 +2,9 @@
 
     .venv/bin/python bench/bots.py                  # default strong budget (DEFAULT_BUDGET)
     .venv/bin/python bench/bots.py --quick          # fewer positions: a smoke run
-    .venv/bin/python bench/bots.py --strong-ms 300  # the strong bot at another time budget
 
-Positions come from seeded greedy-vs-greedy games (2 and 4 players, both games). Only
-*contested* decisions are timed, those with more than one move a bot would consider: a forced
-move (one legal move, or a vote, which bots always cast to accept) returns at once and would
-only pull the median down. Each position is timed once per level, through the public
-``choose_move`` with a view built beforehand (building the view is the caller's cost).
-
-Not measured here: the time from a person's move to the bots' replies committed through a real
-Celery worker; ``bench/bot_latency.py`` (``make bench-bot-latency``) measures that. Bot against
-bot win rates come from ``python -m games.lab.tournament``.
+Only contested decisions (more than one move a bot would consider) are timed, through
+``choose_move``'s ``decide`` with the view built beforehand. Figures: docs/bots.md.
 """
 
 from __future__ import annotations
@@ -25,14 +17,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root, as a script
 
-from bench.report import percentile  # noqa: E402
-from games.bots import DEFAULT_BUDGET, Budget, choose_move, decide  # noqa: E402
-from games.bots.common import playable_moves  # noqa: E402
-from games.engines import get_engine  # noqa: E402
+from bench.report import percentile
+from games.bots import DEFAULT_BUDGET, Budget, choose_move, decide
+from games.bots.common import playable_moves
+from games.engines import get_engine
 
 Position = tuple[dict[str, Any], list[tuple[int | None, dict[str, Any]]]]
 

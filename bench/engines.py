@@ -2,15 +2,8 @@
 
     .venv/bin/python bench/engines.py               # 12 s per subject in 6 interleaved slices
     .venv/bin/python bench/engines.py --quick       # 2 s per subject, 1 round: a smoke run
-    .venv/bin/python bench/engines.py --seconds 30 --rounds 10
 
-Each subject plays whole games with uniformly random legal moves from a seeded
-``random.Random``; Parlour's engines through the contract only (``awaiting``, ``legal_moves``,
-``apply``; Gulliver's ``next_round`` timed, not counted), RLCard's ``gin-rummy`` and OpenSpiel's
-``gin_rummy`` (chance outcomes counted as moves; decisions alone printed too) when
-``requirements-bench.txt`` is installed. Budgets run in slices in rotation so load from other
-processes hits every subject alike; ``cpu%`` is the CPU the process got over the wall time.
-What it measures: bench/README.md; figures: docs/performance.md.
+What it measures: bench/README.md, docs/performance.md (Engines), where its figures are kept.
 """
 
 from __future__ import annotations
@@ -23,13 +16,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    # Run as a plain script (``python bench/engines.py``), the repo root is not on the path.
-    sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root, as a script
 
-from games.engines import get_engine  # noqa: E402
-from tests.stack.machine import load_line, machine_line  # noqa: E402
+from games.engines import get_engine
+from tests.stack.machine import load_line, machine_line
 
 # A game that has not ended after this many moves means an engine that loops: stop loudly
 # rather than spin for the whole budget.

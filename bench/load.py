@@ -2,20 +2,9 @@
 
     .venv/bin/python bench/load.py                          # both phases, 40 clients, 300 s each
     .venv/bin/python bench/load.py --duration 30 --clients 10 --phase steady --drain 60  # smoke
-    .venv/bin/python bench/load.py --phase kills --kill-every 60
 
-The stack is ``tests.stack``'s: a private PostgreSQL cluster (initdb's settings, durable) and
-Redis, gunicorn with 2 sync workers, a Celery worker (prefork, concurrency 2, as the Procfile)
-and beat with the sweeper every 5 s for bot turns still for 10 s. ``clients // 4`` pairs of
-clients sit at person-against-person tables, the others each against 1, 2 or 3 greedy bots;
-each polls its table every ``--poll-every`` s as the page does and posts a move the page offers
-as htmx would. A phase runs ``--duration`` s, then the clients finish their matches for at most
-``--drain`` s. ``kills`` SIGKILLs the worker's process group every ``--kill-every`` s and starts
-it again. Figures: moves/s, p50/p99 per request kind, errors (goal 0), bot reply gaps from the
-stored log, the Redis queue, CPU shares; then every match is checked by the verifiers
-(``bench.report.chain_check``). A benchmark, not a test: it exits non-zero only on errors, a
-match unfinished after the kill phase's drain, or a check that does not hold. What it measures
-and where its figures are kept: bench/README.md, docs/performance.md.
+What it measures: bench/README.md; figures: docs/performance.md. It exits non-zero only on
+errors, a match unfinished after the kill phase's drain, or a check that does not hold.
 """
 
 from __future__ import annotations
@@ -25,11 +14,10 @@ import datetime as dt
 import http.client
 import os
 import random
+import re
 import secrets
-import shutil
 import signal
 import sys
-import tempfile
 import threading
 import time
 from collections import defaultdict
@@ -38,13 +26,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    # Run as a plain script (``python bench/load.py``), the repo root is not on the path.
-    sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root, as a script
 
-from bench.report import CpuWatch, chain_check, distribution, ms, percentile  # noqa: E402
-from tests.stack.http import (  # noqa: E402
+from bench.report import (
+    CpuWatch,
+    chain_check,
+    create_users,
+    distribution,
+    ms,
+    percentile,
+    stack_running,
+)
+from tests.stack.http import (
     MATCH_PATH_RE,
     Answer,
     Browser,
@@ -52,14 +45,7 @@ from tests.stack.http import (  # noqa: E402
     offered_moves,
     page_state,
 )
-from tests.stack.machine import load_line, machine_line  # noqa: E402
-from tests.stack.processes import (  # noqa: E402
-    PostgresCluster,
-    Process,
-    RedisServer,
-    Stack,
-    ready_count,
-)
+from tests.stack.processes import Process, Stack, ready_count
 
 WEB_WORKERS = 2
 WORKER_CONCURRENCY = 2
@@ -67,7 +53,6 @@ SWEEP_EVERY_S = 5
 SWEEP_AFTER_S = 10
 PAIR_WAIT_S = 60.0
 KINDS = (
-    ("login", "login (form POST)"),
     ("lobby", "lobby page"),
     ("new", "new match (form POST)"),
     ("join", "join (form POST)"),
@@ -79,6 +64,7 @@ KINDS = (
 )
 MOVE_KINDS = ("move-bots", "move-people")
 NETWORK_ERRORS = (OSError, http.client.HTTPException)
+ERROR_RE = re.compile(r" ERROR|Traceback|CRITICAL")
 # Clients prefer these moves, as the full-match tests do, so that matches end (and new ones
 # start) within the run; otherwise they choose at random among the offered moves.
 PREFERENCES = {"faraway": ("play", "penalty"), "gulliver": ("play", "prepend")}
@@ -195,13 +181,11 @@ class Player(threading.Thread):
         browser: Browser,
         seating: Seating,
         phase: Phase,
-        *,
-        poll_every: float,
-        gulliver_target: int,
+        args: argparse.Namespace,
     ) -> None:
         super().__init__(name=f"load-player-{index}", daemon=True)
         self.browser, self.seating, self.phase = browser, seating, phase
-        self.poll_every, self.gulliver_target = poll_every, gulliver_target
+        self.poll_every, self.gulliver_target = args.poll_every, args.gulliver_target
         self.rng = random.Random(f"load|{phase.name}|{index}")
         self.tally = Tally()
         self.move_kind = "move-bots" if seating.bots else "move-people"
@@ -455,27 +439,23 @@ class PhaseResult:
 def play_phase(
     name: str,
     browsers: Sequence[Browser],
-    places: Sequence[Seating],
-    *,
-    duration: float,
-    drain: float,
-    poll_every: float,
-    gulliver_target: int,
+    args: argparse.Namespace,
     monitor: Monitor,
-    worker: Process | None = None,
-    kill_every: float = 0.0,
+    worker: Process,
 ) -> PhaseResult:
-    """One phase: each browser a ``Player`` at its place for ``duration`` s, then ``drain`` s
-    to finish; with ``worker`` and ``kill_every``, the worker killed and restarted as it goes."""
+    """One phase: each browser a ``Player`` at its seating for ``--duration`` s, then
+    ``--drain`` s to finish; phase ``kills`` kills and restarts ``worker`` as it goes."""
+    duration, drain = args.duration, args.drain
     start = time.perf_counter() + 0.5
     phase = Phase(
         name, start, start + duration, start + duration + drain, utc_now() + dt.timedelta(0, 0.5)
     )
+    places = seatings(len(browsers))
     players = [
-        Player(i, browser, place, phase, poll_every=poll_every, gulliver_target=gulliver_target)
-        for i, (browser, place) in enumerate(zip(browsers, places, strict=True))
+        Player(i, b, place, phase, args)
+        for i, (b, place) in enumerate(zip(browsers, places, strict=True))
     ]
-    killer = Killer(worker, phase, kill_every) if worker is not None and kill_every else None
+    killer = Killer(worker, phase, args.kill_every) if name == "kills" else None
     monitor.reset()
     for player in players:
         player.start()
@@ -688,26 +668,7 @@ def spans_kill(reply: BotReply, kills: list[tuple[dt.datetime, dt.datetime]]) ->
     return any(reply.previous_at <= ready and reply.at >= killed for killed, ready in kills)
 
 
-def log_errors(process: Process) -> list[str]:
-    lines = process.output().splitlines()
-    return [line for line in lines if " ERROR" in line or "Traceback" in line or "CRITICAL" in line]
-
-
 # --- Setting up and cleaning up ----------------------------------------------------------------
-
-
-def create_users(count: int, prefix: str = "bench") -> tuple[list[Any], str]:
-    """``count`` users with one password (one hash for all: the form checks it anyway)."""
-    from django.contrib.auth import get_user_model
-    from django.contrib.auth.hashers import make_password
-
-    password = secrets.token_urlsafe(12)
-    hashed = make_password(password)
-    names = [f"{prefix}-{i:02d}" for i in range(count)]
-    model = get_user_model()
-    model.objects.bulk_create([model(username=n, password=hashed) for n in names])
-    by_name = {u.username: u for u in model.objects.filter(username__in=names)}
-    return [by_name[n] for n in names], password
 
 
 def sign_in_all(port: int, users: Sequence[Any], password: str) -> tuple[list[Browser], Tally]:
@@ -738,95 +699,40 @@ def sign_in_all(port: int, users: Sequence[Any], password: str) -> tuple[list[Br
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    # SIGTERM (a CI cancel, a kill of this process) unwinds like Ctrl-C: everything stops.
-    # SIGINT is set too: a shell starts a background job with it ignored, and then Python
-    # would not raise KeyboardInterrupt for it.
+    # SIGTERM unwinds like Ctrl-C; SIGINT too, which a shell's background job starts ignoring.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    print(f"Machine: {machine_line()}")
-    print(f"At start: {load_line()}")
-    started = time.perf_counter()
-    folder = Path(tempfile.mkdtemp(prefix="parlour-load-bench-"))
-    cluster = PostgresCluster("parlour_load", durable=True)
-    redis = RedisServer(folder)
-    stack = Stack(
-        folder,
-        cluster,
-        redis,
-        PARLOUR_SWEEP_EVERY=str(SWEEP_EVERY_S),
-        PARLOUR_SWEEP_AFTER=str(SWEEP_AFTER_S),
-        LOG_LEVEL="WARNING",
-    )
-    phases = ["steady", "kills"] if args.phase == "both" else [args.phase]
-    failures = 0
-    monitor: Monitor | None = None
-    try:
-        cluster.init()
-        cluster.migrate()
-        redis.start()
-        stack.configure_this_process()
-        import django
-
-        django.setup()
+    sweeps = {"PARLOUR_SWEEP_EVERY": str(SWEEP_EVERY_S), "PARLOUR_SWEEP_AFTER": str(SWEEP_AFTER_S)}
+    with stack_running("load", redis=True, **sweeps) as stack:
         worker = stack.worker("--pool=prefork", f"--concurrency={WORKER_CONCURRENCY}")
         stack.beat()
         stack.web(WEB_WORKERS)
         print(
-            f"Private PostgreSQL {cluster.port} (initdb's settings), Redis {redis.port} queue"
-            f" {stack.queue}; gunicorn {WEB_WORKERS} sync workers, DEBUG off; Celery worker"
-            f" prefork concurrency {WORKER_CONCURRENCY}; beat, sweeper every {SWEEP_EVERY_S} s"
-            f" for bot turns still for {SWEEP_AFTER_S} s"
+            f"Private PostgreSQL {stack.postgres.port} (initdb's settings), Redis"
+            f" {stack.redis.port} queue {stack.queue}; gunicorn {WEB_WORKERS} sync workers, DEBUG"
+            f" off; Celery worker prefork concurrency {WORKER_CONCURRENCY}; beat, sweeper every"
+            f" {SWEEP_EVERY_S} s for bot turns still for {SWEEP_AFTER_S} s"
         )
-        print(
-            f"Command: bench/load.py --phase {args.phase} --duration {args.duration:g} --clients"
-            f" {args.clients} --drain {args.drain:g} --poll-every {args.poll_every:g}"
-            f" --kill-every {args.kill_every:g} --gulliver-target {args.gulliver_target}"
-        )
+        given = (f"--{k.replace('_', '-')} {v}" for k, v in vars(args).items())
+        print(f"Command: bench/load.py {' '.join(given)}")
         users, password = create_users(args.clients, f"load-{secrets.token_hex(3)}")
         monitor = Monitor(stack)
         monitor.start()
         browsers, logins = sign_in_all(stack.web_port, users, password)
         values = [v for _, v in logins.samples["login"]]
         print(f"Signed {len(users)} clients in through the form at once: {distribution(values)}")
+        phases = ["steady", "kills"] if args.phase == "both" else [args.phase]
         results = []
         for name in phases:
-            print(
-                f"  {name}: {len(browsers)} clients for {args.duration:g} s, drain {args.drain:g} s"
-            )
-            results.append(
-                play_phase(
-                    name,
-                    browsers,
-                    seatings(len(browsers)),
-                    duration=args.duration,
-                    drain=args.drain,
-                    poll_every=args.poll_every,
-                    gulliver_target=args.gulliver_target,
-                    monitor=monitor,
-                    worker=worker if name == "kills" else None,
-                    kill_every=args.kill_every,
-                )
-            )
+            print(f"  {name}: {len(users)} clients for {args.duration:g} s, drain {args.drain:g} s")
+            results.append(play_phase(name, browsers, args, monitor, worker))
         monitor.stop_event.set()
-        for result in results:
-            failures += report_phase(result, args)
-        summary, problems = chain_check(pk for r in results for pk in r.phase.matches)
-        print(f"\nCheck: {summary}")
-        for problem in problems[:20]:
-            print(f"  {problem}")
-        failures += len(problems)
+        failures = sum(report_phase(result, args) for result in results)
+        failures += chain_check("Check", (pk for r in results for pk in r.phase.matches))
         for process in stack.processes:
-            errors = log_errors(process)
+            errors = [line for line in process.output().splitlines() if ERROR_RE.search(line)]
             first = f"; first: {errors[:3]}" if errors else ""
             print(f"{process.name} log: {len(errors)} error lines{first}")
-        print(f"\nAt end: {load_line()}; the whole run took {time.perf_counter() - started:.0f} s")
-    finally:
-        if monitor is not None:
-            monitor.stop_event.set()
-        stack.stop_all()
-        redis.stop()
-        cluster.destroy()
-        shutil.rmtree(folder, ignore_errors=True)
     return 1 if failures else 0
 
 

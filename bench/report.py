@@ -1,14 +1,66 @@
-"""What the benchmarks share in reporting: percentiles, the CPU each group of processes took
-over a window, and the check of every stored match by the project's own verifiers."""
+"""What the benchmarks share: the stack's start and end, percentiles, the CPU each group of
+processes took over a window, and the check of every stored match by the project's verifiers."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import secrets
+import shutil
 import statistics
+import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
 
-from tests.stack.machine import load_line, process_cpu
+from tests.stack.machine import load_line, machine_line, process_cpu
+from tests.stack.processes import PostgresCluster, RedisServer, Stack
+
+
+@contextlib.contextmanager
+def stack_running(name: str, *, redis: bool = False, **env: str) -> Iterator[Stack]:
+    """A private PostgreSQL cluster (initdb's settings, durable, migrated), with ``redis`` a
+    private Redis, and a ``Stack`` on them with ``env``; this process set up on the same
+    settings. The machine and its load printed at the start and the end; all of it stopped and
+    removed at the end."""
+    print(f"Machine: {machine_line()}\nAt start: {load_line()}")
+    started = time.perf_counter()
+    folder = Path(tempfile.mkdtemp(prefix=f"parlour-{name}-"))
+    cluster = PostgresCluster(f"parlour_{name}", durable=True)
+    server = RedisServer(folder) if redis else None
+    stack = Stack(folder, cluster, server, LOG_LEVEL="WARNING", **env)
+    try:
+        cluster.init()
+        cluster.migrate()
+        if server is not None:
+            server.start()
+        stack.configure_this_process()
+        import django
+
+        django.setup()
+        yield stack
+        print(f"\nAt end: {load_line()}; the whole run took {time.perf_counter() - started:.0f} s")
+    finally:
+        stack.stop_all()
+        if server is not None:
+            server.stop()
+        cluster.destroy()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def create_users(count: int, prefix: str = "bench") -> tuple[list[Any], str]:
+    """``count`` users with one password (one hash for all: the form checks it anyway)."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
+
+    password = secrets.token_urlsafe(12)
+    hashed = make_password(password)
+    names = [f"{prefix}-{i:02d}" for i in range(count)]
+    model = get_user_model()
+    model.objects.bulk_create([model(username=n, password=hashed) for n in names])
+    by_name = {u.username: u for u in model.objects.filter(username__in=names)}
+    return [by_name[n] for n in names], password
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -91,14 +143,14 @@ class CpuWatch:
         )
 
 
-def chain_check(pks: Iterable[int]) -> tuple[str, list[str]]:
+def chain_check(title: str, pks: Iterable[int]) -> int:
     """Every match of ``pks`` (but those never started) checked by the project's verifiers, not
     by a fold of the benchmark's own: a finished match's record by
     ``games.engines.records.record_verify`` (the seed commitment, every entry replayed with its
     hash and keyed hash, the outcome), a running one's log by ``games.engines.replay.verify``
     against its stored chain hashes (a running match's record withholds its seed). Also: plies
-    1..n once each, ``ply`` the log's length, ``head_hash`` the last link. A summary line and
-    the problems found."""
+    1..n once each, ``ply`` the log's length, ``head_hash`` the last link. Prints ``title``,
+    a summary and the problems found; returns how many."""
     from games.engines import get_engine, replay
     from games.engines.records import record_verify
     from games.models import Match, Move
@@ -136,10 +188,12 @@ def chain_check(pks: Iterable[int]) -> tuple[str, list[str]]:
             if bad is not None:
                 problems.append(f"match {match.pk}: stored hash differs at ply {bad}")
     outcome = f"{len(problems)} PROBLEMS" if problems else "every check holds"
-    summary = (
-        f"{records + running} matches, {entries} entries, in"
+    print(
+        f"\n{title}: {records + running} matches, {entries} entries, in"
         f" {time.perf_counter() - started:.1f} s: {records} finished matches' records verified by"
         f" record_verify, {running} running matches' logs by games.engines.replay.verify;"
         f" plies 1..n once each, head_hash the last link; {outcome}"
     )
-    return summary, problems
+    for problem in problems[:20]:
+        print(f"  {problem}")
+    return len(problems)

@@ -1,9 +1,5 @@
-"""The site's URLs plus one page that exists only for ``bench/web.py`` (``PARLOUR_BENCH=1``).
-
-Settings use this module instead of ``config.urls`` when ``PARLOUR_BENCH`` is set. The extra page
-is the benchmark's yardstick: it pays what every logged-in request pays (the middleware, the
-session and the user) and nothing else, so other requests are reported as multiples of it.
-"""
+"""The site's URLs plus ``/bench/trivial/`` for ``bench/web.py`` (``PARLOUR_BENCH=1``): a
+signed-in page that pays what every such request pays and nothing else, the yardstick."""
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse

@@ -12,25 +12,17 @@ import argparse
 import json
 import random
 import secrets
-import shutil
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    # Run as a plain script (``python bench/web.py``), the repo root is not on the path.
-    sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root, as a script
 
-from bench.load import create_users  # noqa: E402
-from bench.report import CpuWatch, chain_check, p50, percentile, ratio  # noqa: E402
-from tests.stack.http import Answer, Browser  # noqa: E402
-from tests.stack.machine import load_line, machine_line  # noqa: E402
-from tests.stack.processes import PostgresCluster, Stack  # noqa: E402
+from bench.report import CpuWatch, chain_check, create_users, p50, percentile, ratio, stack_running
+from tests.stack.http import Answer, Browser
 
 TX_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
 # A prepared match goes on past its ply until the awaited move hands the turn on (a Faraway
@@ -469,20 +461,8 @@ def prepare_all(args: argparse.Namespace, users: Sequence[Any]) -> list[Prepared
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    print(f"Machine: {machine_line()}")
-    print(f"At start: {load_line()}")
-    started = time.perf_counter()
-    folder = Path(tempfile.mkdtemp(prefix="parlour-web-bench-"))
-    cluster = PostgresCluster("parlour_bench", durable=True)
-    stack = Stack(folder, cluster, PARLOUR_BENCH="1", LOG_LEVEL="WARNING")
     failures = 0
-    try:
-        cluster.init()
-        cluster.migrate()
-        stack.configure_this_process()
-        import django
-
-        django.setup()
+    with stack_running("web", PARLOUR_BENCH="1") as stack:
         from django.db import connection
 
         print(
@@ -491,7 +471,7 @@ def main(argv: list[str] | None = None) -> int:
             " Celery eager"
         )
         users, password = create_users(2, f"web-{secrets.token_hex(3)}")
-        prepared = prepare_all(args, users[:2])
+        prepared = prepare_all(args, users)
         # The 204 poll does the same work at any ply: it asks the longest match. The table is
         # re-rendered from the Faraway match nearest --render-ply.
         poll_match = max(prepared, key=lambda p: p.ply).original
@@ -501,15 +481,15 @@ def main(argv: list[str] | None = None) -> int:
 
         web = stack.web(WORKERS)
         browsers = [Browser(stack.web_port, timeout=30.0) for _ in range(2)]
-        for browser, user in zip(browsers, users[:2], strict=True):
+        for browser, user in zip(browsers, users, strict=True):
             browser.sign_in(user.username, password)
         kinds = build_kinds(prepared, poll_match, render_match)
         # The warm-up rounds connect each worker to the database: the CPU window opens after.
         run_rounds(browsers, kinds, range(args.warmup), record=False)
-        watch = CpuWatch({"gunicorn": web.pids, "PostgreSQL": cluster.pids})
+        watch = CpuWatch({"gunicorn": web.pids, "PostgreSQL": stack.postgres.pids})
         run_rounds(browsers, kinds, range(args.warmup, args.warmup + args.requests), record=True)
         timed_cpu = watch.line()
-        count_queries(kinds, users[:2], browsers, args.warmup + args.requests, args.query_repeats)
+        count_queries(kinds, users, browsers, args.warmup + args.requests, args.query_repeats)
         stack.stop_all()
 
         print(
@@ -525,16 +505,10 @@ def main(argv: list[str] | None = None) -> int:
         copies = [
             pk for p in prepared for pk in p.copies[:: max(1, len(p.copies) // COPIES_CHECKED)]
         ]
-        summary, problems = chain_check([p.original.pk for p in prepared] + copies)
-        print(f"\nCheck of the originals and {len(copies)} copies: {summary}")
-        for problem in problems[:20]:
-            print(f"  {problem}")
-        failures += len(problems)
-        print(f"\nAt end: {load_line()}; the whole run took {time.perf_counter() - started:.0f} s")
-    finally:
-        stack.stop_all()
-        cluster.destroy()
-        shutil.rmtree(folder, ignore_errors=True)
+        originals = [p.original.pk for p in prepared]
+        failures += chain_check(
+            f"Check of the originals and {len(copies)} copies", originals + copies
+        )
     return 1 if failures else 0
 
 
