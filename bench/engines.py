@@ -236,33 +236,17 @@ def report(subjects: list[Subject], skipped: list[str]) -> list[str]:
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--seconds", type=float, default=12.0, help="budget per subject (default 12)"
-    )
-    parser.add_argument(
-        "--rounds", type=int, default=6, help="slices per subject, run in rotation (default 6)"
-    )
-    parser.add_argument(
-        "--quick", action="store_true", help="smoke run: 2 s per subject in 1 round"
-    )
-    parser.add_argument("--seed", type=int, default=1, help="seed of games and choices")
-    parser.add_argument(
-        "--faraway-players",
-        type=int,
-        nargs="+",
-        default=[2, 3, 4],
-        help="Faraway table sizes (default 2 3 4)",
-    )
-    parser.add_argument("--gulliver-players", type=int, default=4)
-    parser.add_argument(
-        "--gulliver-target",
-        type=int,
-        default=100,
-        help="Gulliver winning score, low so matches stay short (default 100; the game's is 250)",
-    )
-    parser.add_argument(
-        "--no-competitors", action="store_true", help="measure only Parlour's engines"
-    )
+    for flag, kind, default, text in (
+        ("--seconds", float, 12.0, "budget per subject"),
+        ("--rounds", int, 6, "slices per subject, run in rotation"),
+        ("--seed", int, 1, "seed of games and choices"),
+        ("--gulliver-players", int, 4, "Gulliver table size"),
+        ("--gulliver-target", int, 100, "Gulliver's winning score, low so matches stay short"),
+    ):
+        parser.add_argument(flag, type=kind, default=default, help=f"{text} (default {default})")
+    parser.add_argument("--faraway-players", type=int, nargs="+", default=[2, 3, 4])
+    parser.add_argument("--quick", action="store_true", help="smoke run: 2 s a subject, 1 round")
+    parser.add_argument("--no-competitors", action="store_true", help="Parlour's engines only")
     args = parser.parse_args(argv)
     if args.quick:
         args.seconds, args.rounds = 2.0, 1

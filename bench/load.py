@@ -21,7 +21,7 @@ import sys
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -482,57 +482,41 @@ def play_phase(
 
 
 @dataclass
-class BotReply:
-    match: int
-    game: str
-    ply: int
-    seat: int
-    gap_ms: float
+class Gap:
+    """A stored entry's wait: from the entry before it (or the match's start) to it."""
+
+    ms: float
     previous_at: dt.datetime
     at: dt.datetime
 
 
-def stored_moves(pks: Iterable[int]) -> dict[int, list[tuple[int, int | None, dt.datetime]]]:
-    from games.models import Move
-
-    rows: dict[int, list[tuple[int, int | None, dt.datetime]]] = defaultdict(list)
-    found = Move.objects.filter(match_id__in=list(pks)).order_by("match_id", "ply")
-    for match_id, ply, seat, at in found.values_list("match_id", "ply", "seat", "created_at"):
-        rows[match_id].append((ply, seat, at))
-    return rows
-
-
-def bot_replies(phase: Phase) -> tuple[list[BotReply], list[BotReply], int]:
+def bot_replies(phase: Phase) -> tuple[list[Gap], list[Gap], int]:
     """Every bot move of the phase with its gap from the entry before it (or the match's
     start); every Gulliver deal (a seatless entry) with its gap less the round's pause (the
     task's countdown); and the number of bot moves within the phase's timed window."""
     from django.conf import settings
 
-    from games.models import Match, Seat
+    from games.models import Match, Move, Seat
 
     pause_ms = float(settings.PARLOUR_ROUND_PAUSE) * 1000
-    matches = {
-        m.pk: m for m in Match.objects.filter(pk__in=phase.matches).only("pk", "game", "started_at")
-    }
-    bots: dict[int, set[int]] = defaultdict(set)
-    for match_id, index in Seat.objects.filter(
-        match_id__in=phase.matches, bot_level__isnull=False
-    ).values_list("match_id", "index"):
-        bots[match_id].add(index)
+    started = dict(Match.objects.filter(pk__in=phase.matches).values_list("pk", "started_at"))
+    bots = set(
+        Seat.objects.filter(match_id__in=phase.matches, bot_level__isnull=False).values_list(
+            "match_id", "index"
+        )
+    )
     window_end = phase.wall_started + dt.timedelta(seconds=phase.stop_new - phase.started)
-    replies, deals, in_window = [], [], 0
-    for match_id, rows in stored_moves(phase.matches).items():
-        previous = matches[match_id].started_at
-        game = matches[match_id].game
-        for ply, seat, at in rows:
-            gap = (at - previous).total_seconds() * 1000 if previous is not None else None
-            if gap is not None and seat is None:
-                deals.append(BotReply(match_id, game, ply, -1, gap - pause_ms, previous, at))
-            elif gap is not None and seat in bots[match_id]:
-                replies.append(BotReply(match_id, game, ply, seat, gap, previous, at))
-                if phase.wall_started <= at < window_end:
-                    in_window += 1
-            previous = at
+    replies, deals, in_window, match, previous = [], [], 0, None, None
+    rows = Move.objects.filter(match_id__in=phase.matches).order_by("match_id", "ply")
+    for match_id, seat, at in rows.values_list("match_id", "seat", "created_at"):
+        if match_id != match:
+            match, previous = match_id, started[match_id]
+        if previous is not None and seat is None:
+            deals.append(Gap((at - previous).total_seconds() * 1000 - pause_ms, previous, at))
+        elif previous is not None and (match_id, seat) in bots:
+            replies.append(Gap((at - previous).total_seconds() * 1000, previous, at))
+            in_window += phase.wall_started <= at < window_end
+        previous = at
     return replies, deals, in_window
 
 
@@ -577,16 +561,16 @@ def report_phase(result: PhaseResult, args: argparse.Namespace) -> int:
             f"  {label:<32}{len(values):>7}{len(values) / window:>7.1f}{ms(values, 0.5):>9}"
             f"{ms(values, 0.99):>9}{max(values):>9.0f}"
         )
-    gaps = [r.gap_ms for r in replies]
+    gaps = [r.ms for r in replies]
     print(f"  bot reply gap (the entry before -> the bot's, stored times): {distribution(gaps)}")
     print(
-        "  Gulliver deals (the round's last entry -> the deal, less the"
-        f" {deals_pause_s():g} s pause): {distribution([d.gap_ms for d in deals])}"
+        "  Gulliver deals (the round's last entry -> the deal, less the round's pause):"
+        f" {distribution([d.ms for d in deals])}"
     )
     if phase.kills:
         for label, found in (("bot replies", replies), ("deals", deals)):
-            shadowed = [r.gap_ms for r in found if spans_kill(r, phase.kills)]
-            clear = [r.gap_ms for r in found if not spans_kill(r, phase.kills)]
+            shadowed = [r.ms for r in found if spans_kill(r, phase.kills)]
+            clear = [r.ms for r in found if not spans_kill(r, phase.kills)]
             print(
                 f"    {label} spanning a kill or the new worker's start: {distribution(shadowed)}"
             )
@@ -606,9 +590,17 @@ def report_phase(result: PhaseResult, args: argparse.Namespace) -> int:
     failures = len(tally.errors)
     print(f"  {match_durations(phase.matches)}")
     if unfinished:
+        from django.utils import timezone
+
+        from games.models import Match
+
         print(f"  {'NOT FINISHED' if phase.name == 'kills' else 'unfinished'} after the drain:")
-        for line in unfinished_lines(unfinished):
-            print(f"    {line}")
+        for m in Match.objects.filter(pk__in=unfinished):  # a stall: a bot awaited long
+            idle = (timezone.now() - m.updated_at).total_seconds()
+            print(
+                f"    match {m.pk} ({m.game}): {m.status}, ply {m.ply}, awaiting {m.awaiting},"
+                f" last written {idle:.0f} s ago"
+            )
     if phase.name == "kills":
         failures += len(unfinished)
     return failures
@@ -636,33 +628,7 @@ def match_durations(pks: Sequence[int]) -> str:
     return "finished matches, start to finish: " + ("; ".join(parts) or "none")
 
 
-def unfinished_lines(pks: Sequence[int]) -> list[str]:
-    """Each unfinished match: where it stands and how long since its last write (a stall
-    shows as a long time with a bot awaited)."""
-    from django.utils import timezone
-
-    from games.models import Match
-
-    now = timezone.now()
-    lines = []
-    for match in Match.objects.filter(pk__in=pks).only(
-        "pk", "game", "status", "ply", "awaiting", "updated_at"
-    ):
-        idle = (now - match.updated_at).total_seconds()
-        lines.append(
-            f"match {match.pk} ({match.game}): {match.status}, ply {match.ply}, awaiting"
-            f" {match.awaiting}, last written {idle:.0f} s ago"
-        )
-    return lines
-
-
-def deals_pause_s() -> float:
-    from django.conf import settings
-
-    return float(settings.PARLOUR_ROUND_PAUSE)
-
-
-def spans_kill(reply: BotReply, kills: list[tuple[dt.datetime, dt.datetime]]) -> bool:
+def spans_kill(reply: Gap, kills: list[tuple[dt.datetime, dt.datetime]]) -> bool:
     """Whether the wait for this entry overlaps a kill: from the kill until the new worker
     logged itself ready, no worker took tasks."""
     return any(reply.previous_at <= ready and reply.at >= killed for killed, ready in kills)

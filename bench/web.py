@@ -59,36 +59,32 @@ def turn_passing(engine: Any, state: Any, seat: int) -> list[dict[str, Any]]:
     return found
 
 
-def choice_seed(seed: int, ply: int) -> int:
-    return seed * 100_003 + ply
+def preparing_move(game: str, view: dict[str, Any], seed: int, ply: int) -> dict[str, Any]:
+    """The preparation's move at ``ply``: the random bot's, seeded by the match and the ply."""
+    from games.bots import choose_move
+
+    return choose_move(game, "random", view, seed=seed * 100_003 + ply)
 
 
-def dealt_options(seed: int, num_players: int, options: dict[str, Any]) -> dict[str, Any]:
-    """The options ``match_start`` hands the engine: the dealer is drawn from the seed."""
-    from games.engines.base import seeded_rng
-
-    return {**options, "dealer": seeded_rng(seed, "dealer").randrange(num_players)}
-
-
-def played_to(game: str, seed: int, options: dict[str, Any], ply: int, level: str) -> bool:
+def played_to(game: str, seed: int, options: dict[str, Any], ply: int) -> bool:
     """Whether the preparation's moves keep a match of ``seed`` running past ``ply``.
 
     Mirrors ``prepare_match`` in the engine alone (no database, so a failed seed costs little),
     a next round dealt at once as eager Celery does after the round's last move.
     """
-    from games.bots import choose_move
     from games.engines import get_engine
+    from games.engines.base import seeded_rng
 
     engine = get_engine(game)
-    state = engine.new_game(2, seed, dealt_options(seed, 2, options))
+    # The options ``match_start`` hands the engine: the dealer is drawn from the seed.
+    state = engine.new_game(2, seed, {**options, "dealer": seeded_rng(seed, "dealer").randrange(2)})
     played = 0
     while played < ply:
         if engine.is_over(state):
             return False
         seat = engine.awaiting(state)[0]
-        view = engine.view(state, seat)
         state = engine.apply(
-            state, seat, choose_move(game, level, view, seed=choice_seed(seed, played))
+            state, seat, preparing_move(game, engine.view(state, seat), seed, played)
         )
         played += 1
         if not engine.is_over(state) and engine.round_over(state):
@@ -97,9 +93,9 @@ def played_to(game: str, seed: int, options: dict[str, Any], ply: int, level: st
     return not engine.is_over(state)
 
 
-def running_seed(game: str, options: dict[str, Any], ply: int, level: str, first: int) -> int:
+def running_seed(game: str, options: dict[str, Any], ply: int, first: int) -> int:
     for seed in range(first, first + 500):
-        if played_to(game, seed, options, ply + EXTRA_PLIES, level):
+        if played_to(game, seed, options, ply + EXTRA_PLIES):
             return seed
     raise SystemExit(f"web: no {game} seed from {first} keeps a match running to ply {ply}")
 
@@ -111,11 +107,10 @@ def entry_count(match: Any) -> int:
 
 
 def prepare_match(
-    *, game: str, seed: int, options: dict[str, Any], ply: int, level: str, users: Sequence[Any]
+    *, game: str, seed: int, options: dict[str, Any], ply: int, users: Sequence[Any]
 ) -> Any:
     """A two-player match between ``users`` played through the services to ``ply`` entries,
     and on (at most ``EXTRA_PLIES`` more) until the awaited seat can hand the turn on."""
-    from games.bots import choose_move
     from games.engines import get_engine
     from games.models import Match
     from games.services import match_create, match_join, move_submit
@@ -138,7 +133,7 @@ def prepare_match(
         if played >= ply + EXTRA_PLIES:
             raise SystemExit(f"web: {game} seed {seed}: no turn to hand on by ply {played}")
         view = engine.view(state, seat.index)
-        move = choose_move(game, level, view, seed=choice_seed(seed, played))
+        move = preparing_move(game, view, seed, played)
         move_submit(match=match, seat=seat, move=move, expected_version=match.version)
         played = entry_count(match)
 
@@ -432,11 +427,9 @@ def prepare_all(args: argparse.Namespace, users: Sequence[Any]) -> list[Prepared
         if not plies:
             continue
         # One seed per game, so that its shorter matches are the longest one's beginning.
-        seed = running_seed(game, options, max(plies), args.level, args.seed)
+        seed = running_seed(game, options, max(plies), args.seed)
         for ply in sorted(plies):
-            original = prepare_match(
-                game=game, seed=seed, options=options, ply=ply, level=args.level, users=users
-            )
+            original = prepare_match(game=game, seed=seed, options=options, ply=ply, users=users)
             seat, moves = fresh_moves(original, per_kind, args.seed)
             prepared.append(
                 Prepared(game, entry_count(original), original, [], seat, original.version, moves)
@@ -452,7 +445,7 @@ def prepare_all(args: argparse.Namespace, users: Sequence[Any]) -> list[Prepared
     )
     print(
         f"Prepared {len(prepared)} matches through the services in {prep_s:.1f} s"
-        f" ({args.level} moves; seeds {seeds}; Gulliver target {args.gulliver_target});"
+        f" (random moves; seeds {seeds}; Gulliver target {args.gulliver_target});"
         f" each copied {per_kind} times in {time.perf_counter() - t0:.1f} s"
         f" ({sum(p.ply for p in prepared) * per_kind} log rows)"
     )
@@ -525,7 +518,6 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         parser.add_argument(flag, type=kind, default=default, help=f"{text} (default {default})")
     parser.add_argument("--faraway-plies", type=int, nargs="*", default=[5, 150, 500])
     parser.add_argument("--gulliver-plies", type=int, nargs="*", default=[5, 1500])
-    parser.add_argument("--level", default="random", choices=["random", "greedy"])
     parser.add_argument("--quick", action="store_true", help="30 requests, plies 5 60 / 5 200")
     args = parser.parse_args(argv)
     if args.quick:
