@@ -10,7 +10,6 @@ Only contested decisions (more than one move a bot would consider) are timed, th
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
@@ -23,6 +22,7 @@ from bench.report import percentile
 from games.bots import DEFAULT_BUDGET, Budget, choose_move, decide
 from games.bots.common import playable_moves
 from games.engines import get_engine
+from tests.stack.machine import load_line
 
 Position = tuple[dict[str, Any], list[tuple[int | None, dict[str, Any]]]]
 
@@ -81,8 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         args.positions, args.strong_positions = 60, 6
     budget = Budget(time_ms=args.strong_ms) if args.strong_ms else DEFAULT_BUDGET
-    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(f"strong budget {budget}; load average at start {load}")
+    print(f"strong budget {budget}; {load_line()} at start")
     print(
         f"{'game':<10}{'players':>8}{'level':>8}{'decisions':>11}{'median ms':>11}{'p95 ms':>9}"
         f"{'deals (median)':>16}"
@@ -91,12 +90,9 @@ def main(argv: list[str] | None = None) -> int:
         for players in (2, 4):
             views = contested_views(game, players, args.positions, args.seed)
             for level in ("random", "greedy", "strong"):
-                sample = (
-                    views[:: max(1, len(views) // args.strong_positions)]
-                    if level == "strong"
-                    else views
-                )
-                sample = sample[: args.strong_positions] if level == "strong" else sample
+                strong = level == "strong"
+                step = max(1, len(views) // args.strong_positions) if strong else 1
+                sample = views[::step][: args.strong_positions if strong else None]
                 times, deals = time_level(
                     game, level, sample, budget if level == "strong" else None
                 )
@@ -107,8 +103,7 @@ def main(argv: list[str] | None = None) -> int:
                     f"{searched:>16}",
                     flush=True,
                 )
-    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(f"load average at end {load}")
+    print(f"{load_line()} at end")
     return 0
 
 

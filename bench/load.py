@@ -70,10 +70,6 @@ ERROR_RE = re.compile(r" ERROR|Traceback|CRITICAL")
 PREFERENCES = {"faraway": ("play", "penalty"), "gulliver": ("play", "prepend")}
 
 
-def utc_now() -> dt.datetime:
-    return dt.datetime.now(dt.UTC)
-
-
 # --- What the clients measured ----------------------------------------------------------------
 
 
@@ -116,15 +112,10 @@ class Phase:
     stop_new: float
     hard_end: float
     wall_started: dt.datetime
-    matches: list[int] = field(default_factory=list)
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    matches: list[int] = field(default_factory=list)  # appended to by the clients' threads
     # (killed at, the new worker ready at), UTC.
     kills: list[tuple[dt.datetime, dt.datetime]] = field(default_factory=list)
     ended: float = 0.0
-
-    def add(self, pk: int) -> None:
-        with self.lock:
-            self.matches.append(pk)
 
 
 @dataclass
@@ -228,7 +219,7 @@ class Player(threading.Thread):
         if not self.tally.expect("new", created, 302) or not found:
             return None
         pk = int(found.group(1))
-        self.phase.add(pk)
+        self.phase.matches.append(pk)
         if self.seating.pair is not None:
             self.seating.pair.offer(pk)
         return self.table_page(pk)
@@ -373,10 +364,6 @@ class Monitor(threading.Thread):
         while not self.stop_event.wait(1.0):
             self.sample()
 
-    def shares(self) -> str:
-        with self.lock:
-            return self.cpu.line()
-
     def queue_line(self) -> str:
         with self.lock:
             lengths, unacked = list(self.queue_lengths), list(self.unacked)
@@ -391,10 +378,11 @@ class Monitor(threading.Thread):
             f" {sum(unacked) / len(unacked):.0f}, max {max(unacked)}"
         )
 
-    def load_mean(self) -> str:
+    def window(self) -> tuple[str, str, str]:
+        """Since ``reset``: the CPU shares, the queue, the mean 1-minute load."""
         with self.lock:
-            loads = list(self.loads)
-        return f"{sum(loads) / len(loads):.2f}" if loads else "n/a"
+            shares, loads = self.cpu.line(), list(self.loads)
+        return shares, self.queue_line(), f"{sum(loads) / len(loads):.2f}" if loads else "n/a"
 
 
 class Killer(threading.Thread):
@@ -411,13 +399,13 @@ class Killer(threading.Thread):
             if time.perf_counter() >= self.phase.hard_end:
                 return
             seen = ready_count(self.worker)
-            killed = utc_now()
+            killed = dt.datetime.now(dt.UTC)
             self.worker.kill()
             self.worker.start()
             deadline = time.monotonic() + 60
             while ready_count(self.worker) <= seen and time.monotonic() < deadline:
                 time.sleep(0.05)
-            self.phase.kills.append((killed, utc_now()))
+            self.phase.kills.append((killed, dt.datetime.now(dt.UTC)))
             due += self.every
 
 
@@ -429,8 +417,7 @@ class PhaseResult:
     phase: Phase
     tally: Tally
     players: list[Player]
-    # In the timed window (until no new match is opened), then over the whole phase.
-    shares: str
+    shares: str  # this and the next two in the timed window, the last over the whole phase
     queue: str
     load_mean: str
     queue_whole: str
@@ -445,16 +432,13 @@ def play_phase(
 ) -> PhaseResult:
     """One phase: each browser a ``Player`` at its seating for ``--duration`` s, then
     ``--drain`` s to finish; phase ``kills`` kills and restarts ``worker`` as it goes."""
-    duration, drain = args.duration, args.drain
     start = time.perf_counter() + 0.5
+    stop_new = start + args.duration
     phase = Phase(
-        name, start, start + duration, start + duration + drain, utc_now() + dt.timedelta(0, 0.5)
+        name, start, stop_new, stop_new + args.drain, dt.datetime.now(dt.UTC) + dt.timedelta(0, 0.5)
     )
-    places = seatings(len(browsers))
-    players = [
-        Player(i, b, place, phase, args)
-        for i, (b, place) in enumerate(zip(browsers, places, strict=True))
-    ]
+    places = zip(browsers, seatings(len(browsers)), strict=True)
+    players = [Player(i, b, place, phase, args) for i, (b, place) in enumerate(places)]
     killer = Killer(worker, phase, args.kill_every) if name == "kills" else None
     monitor.reset()
     for player in players:
@@ -463,7 +447,7 @@ def play_phase(
         killer.start()
     for player in players:
         player.join(timeout=max(0.0, phase.stop_new - time.perf_counter()))
-    window = (monitor.shares(), monitor.queue_line(), monitor.load_mean())
+    window = monitor.window()
     for player in players:
         player.join(timeout=max(0.0, phase.hard_end - time.perf_counter()) + 60)
     phase.ended = time.perf_counter()
@@ -588,7 +572,6 @@ def report_phase(result: PhaseResult, args: argparse.Namespace) -> int:
     first = f"; first: {tally.errors[:5]}" if tally.errors else ""
     print(f"  errors: {len(tally.errors)} (goal 0) {'yes' if not tally.errors else 'NO'}{first}")
     failures = len(tally.errors)
-    print(f"  {match_durations(phase.matches)}")
     if unfinished:
         from django.utils import timezone
 
@@ -606,28 +589,6 @@ def report_phase(result: PhaseResult, args: argparse.Namespace) -> int:
     return failures
 
 
-def match_durations(pks: Sequence[int]) -> str:
-    """Start to finish of the finished matches, by game and by who sat at them."""
-    from games.models import Match, Seat
-
-    with_bots = set(
-        Seat.objects.filter(match_id__in=pks, bot_level__isnull=False).values_list(
-            "match_id", flat=True
-        )
-    )
-    spans: dict[str, list[float]] = defaultdict(list)
-    finished = Match.objects.filter(pk__in=pks, status=Match.Status.FINISHED)
-    for pk, game, began, ended in finished.values_list("pk", "game", "started_at", "finished_at"):
-        if began and ended:
-            who = "with bots" if pk in with_bots else "two people"
-            spans[f"{game} {who}"].append((ended - began).total_seconds())
-    parts = [
-        f"{label} {len(v)}: p50 {percentile(v, 0.5):.0f} s, max {max(v):.0f} s"
-        for label, v in sorted(spans.items())
-    ]
-    return "finished matches, start to finish: " + ("; ".join(parts) or "none")
-
-
 def spans_kill(reply: Gap, kills: list[tuple[dt.datetime, dt.datetime]]) -> bool:
     """Whether the wait for this entry overlaps a kill: from the kill until the new worker
     logged itself ready, no worker took tasks."""
@@ -637,30 +598,28 @@ def spans_kill(reply: Gap, kills: list[tuple[dt.datetime, dt.datetime]]) -> bool
 # --- Setting up and cleaning up ----------------------------------------------------------------
 
 
-def sign_in_all(port: int, users: Sequence[Any], password: str) -> tuple[list[Browser], Tally]:
-    """A browser for each user, all signed in through the form at once; the answers timed."""
+def sign_in_all(
+    port: int, users: Sequence[Any], password: str
+) -> tuple[list[Browser], list[float]]:
+    """A browser for each user, all signed in through the form at once; the login POSTs' ms."""
     browsers = [Browser(port, timeout=30.0) for _ in users]
-    tallies = [Tally() for _ in users]
+    posts: list[float] = []
+    errors: list[str] = []
 
-    def one(i: int) -> None:
+    def one(browser: Browser, user: Any) -> None:
         try:
-            posted, lobby = browsers[i].sign_in(users[i].username, password)
-            tallies[i].took("login", posted)
-            tallies[i].took("lobby", lobby)
+            posts.append(browser.sign_in(user.username, password)[0].seconds * 1000)
         except (*NETWORK_ERRORS, SignInRefused) as exc:
-            tallies[i].errors.append(f"login: {type(exc).__name__}: {exc}")
+            errors.append(f"login: {type(exc).__name__}: {exc}")
 
-    threads = [threading.Thread(target=one, args=(i,), daemon=True) for i in range(len(users))]
+    threads = [threading.Thread(target=one, args=bu) for bu in zip(browsers, users, strict=True)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    tally = Tally()
-    for t in tallies:
-        tally.merge(t)
-    if tally.errors:
-        raise SystemExit(f"bench: a client could not sign in: {tally.errors[:5]}")
-    return browsers, tally
+    if errors:
+        raise SystemExit(f"bench: a client could not sign in: {errors[:5]}")
+    return browsers, posts
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -684,9 +643,8 @@ def main(argv: list[str] | None = None) -> int:
         users, password = create_users(args.clients, f"load-{secrets.token_hex(3)}")
         monitor = Monitor(stack)
         monitor.start()
-        browsers, logins = sign_in_all(stack.web_port, users, password)
-        values = [v for _, v in logins.samples["login"]]
-        print(f"Signed {len(users)} clients in through the form at once: {distribution(values)}")
+        browsers, posts = sign_in_all(stack.web_port, users, password)
+        print(f"Signed {len(users)} clients in through the form at once: {distribution(posts)}")
         phases = ["steady", "kills"] if args.phase == "both" else [args.phase]
         results = []
         for name in phases:

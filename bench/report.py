@@ -144,16 +144,14 @@ class CpuWatch:
 
 
 def chain_check(title: str, pks: Iterable[int]) -> int:
-    """Every match of ``pks`` (but those never started) checked by the project's verifiers, not
-    by a fold of the benchmark's own: a finished match's record by
-    ``games.engines.records.record_verify`` (the seed commitment, every entry replayed with its
-    hash and keyed hash, the outcome), a running one's log by ``games.engines.replay.verify``
-    against its stored chain hashes (a running match's record withholds its seed). Also: plies
-    1..n once each, ``ply`` the log's length, ``head_hash`` the last link. Prints ``title``,
-    a summary and the problems found; returns how many."""
+    """Every started match of ``pks`` checked by the project's verifiers (bench/README.md),
+    plies 1..n once each and ``head_hash`` the last link. Prints ``title``, a summary and the
+    problems found; returns how many."""
     from games.engines import get_engine, replay
     from games.engines.records import record_verify
     from games.models import Match, Move
+    from games.presentation.names import seat_names
+    from games.selectors.facts import seat_facts
     from games.selectors.records import match_record
 
     started = time.perf_counter()
@@ -177,7 +175,9 @@ def chain_check(title: str, pks: Iterable[int]) -> int:
             problems.append(f"match {match.pk}: head_hash is not the last link")
         elif match.status == Match.Status.FINISHED:
             records += 1
-            record = match_record(match=match, seats=list(match.seats.all()), viewer_seat=None)
+            seats = list(match.seats.all())
+            names = seat_names(match.num_players, seat_facts(seats))
+            record = match_record(match=match, seats=seats, names=names, viewer_seat=None)
             report = record_verify(record)
             if not report.ok:
                 problems.append(f"match {match.pk}: record does not hold: {report.problem}")

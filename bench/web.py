@@ -22,7 +22,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root, as a script
 
 from bench.report import CpuWatch, chain_check, create_users, p50, percentile, ratio, stack_running
-from tests.stack.http import Answer, Browser
+from tests.stack.http import Browser
 
 TX_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
 # A prepared match goes on past its ply until the awaited move hands the turn on (a Faraway
@@ -30,8 +30,6 @@ TX_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
 EXTRA_PLIES = 8
 # The late replay frame is this many plies before the end of the longest match (500: ply 400).
 REPLAY_LATE_BEFORE_END = 100
-# In-process renders of each replay page with its move list not yet kept.
-COLD_REPEATS = 20
 # Copies of each prepared match whose whole log the verifier checks after the run.
 COPIES_CHECKED = 10
 WORKERS = 2
@@ -187,30 +185,13 @@ def copy_matches(original: Any, count: int) -> list[int]:
 
 @dataclass
 class Prepared:
-    """A prepared match, its copies, and what each timed request on a copy posts."""
+    """A prepared match, the moves its timed requests post (one per copy), and its copies."""
 
     game: str
     ply: int
     original: Any
-    copies: list[int]
-    seat: int
-    version: int
     moves: list[dict[str, Any]]
-
-    @property
-    def label(self) -> str:
-        return f"move POST, {'Faraway' if self.game == 'faraway' else 'Gulliver'} ply {self.ply}"
-
-
-def fresh_moves(original: Any, count: int, seed: int) -> tuple[int, list[dict[str, Any]]]:
-    """The awaited seat and ``count`` of its legal moves that hand the turn on, one per copy."""
-    from games.engines import get_engine
-
-    engine = get_engine(original.game)
-    seat = original.awaiting[0]
-    moves = turn_passing(engine, engine.load(original.state), seat)
-    rng = random.Random(f"{seed}|{original.game}|{original.pk}")
-    return seat, [rng.choice(moves) for _ in range(count)]
+    copies: list[int] = field(default_factory=list)
 
 
 # --- The timed requests --------------------------------------------------------------------
@@ -218,8 +199,7 @@ def fresh_moves(original: Any, count: int, seed: int) -> tuple[int, list[dict[st
 
 @dataclass
 class Request:
-    """One request as a browser of ``seat`` (user a holds seat 0 of every prepared match, b
-    seat 1) sends it; ``htmx``: the table's htmx headers; a ``form`` gets its CSRF field."""
+    """One request as the browser of ``seat`` sends it (a ``form`` gets its CSRF field)."""
 
     seat: int
     path: str
@@ -230,8 +210,7 @@ class Request:
 
 @dataclass
 class Kind:
-    """One kind of request: its i-th instance, the kinds its p50 is set against, and what it
-    measured."""
+    """One kind of request: its i-th instance, the kinds its p50 is set against, its figures."""
 
     key: str
     label: str
@@ -243,8 +222,6 @@ class Kind:
     queries: list[int] = field(default_factory=list)
     # How many of ``queries`` were BEGIN, COMMIT or savepoints: round trips all the same.
     control: list[int] = field(default_factory=list)
-    # Replay pages only: in process, with the move list's cache emptied first (ms).
-    cold: list[float] = field(default_factory=list)
 
 
 def build_kinds(prepared: list[Prepared], poll_match: Any, render_match: Any) -> list[Kind]:
@@ -265,13 +242,14 @@ def build_kinds(prepared: list[Prepared], poll_match: Any, render_match: Any) ->
     for p in prepared:
 
         def move(i: int, p: Prepared = p) -> Request:
-            form = {"move": json.dumps(p.moves[i]), "version": str(p.version)}
-            return Request(p.seat, f"/matches/{p.copies[i]}/move/", form, htmx=True)
+            form = {"move": json.dumps(p.moves[i]), "version": str(p.original.version)}
+            return Request(p.original.awaiting[0], f"/matches/{p.copies[i]}/move/", form, htmx=True)
 
         against = [] if p is first[p.game] else [f"move-{p.game}-{first[p.game].ply}"]
         if p.game != "faraway" and "faraway" in first:
             against.append(f"move-faraway-{first['faraway'].ply}")
-        kinds.append(Kind(f"move-{p.game}-{p.ply}", p.label, 200, move, tuple(against)))
+        label = f"move POST, {p.game.title()} ply {p.ply}"
+        kinds.append(Kind(f"move-{p.game}-{p.ply}", label, 200, move, tuple(against)))
     longest = {p.game: p for p in sorted(prepared, key=lambda p: p.ply)}
     for game, p in sorted(longest.items()):
         # The replay viewer on each game's longest match (read only, so on the original), the
@@ -293,13 +271,6 @@ def build_kinds(prepared: list[Prepared], poll_match: Any, render_match: Any) ->
     return kinds
 
 
-def send(browsers: Sequence[Browser], request: Request) -> Answer:
-    browser = browsers[request.seat]
-    form = request.form and {"csrfmiddlewaretoken": browser.token, **request.form}
-    method = "GET" if form is None else "POST"
-    return browser.request(method, request.path, form, headers=request.headers, htmx=request.htmx)
-
-
 def run_rounds(
     browsers: Sequence[Browser], kinds: list[Kind], rounds: range, *, record: bool
 ) -> None:
@@ -308,8 +279,14 @@ def run_rounds(
     for r in rounds:
         shift = r % len(kinds)
         for kind in kinds[shift:] + kinds[:shift]:
+            request = kind.request(r)
+            browser = browsers[request.seat]
+            form = request.form and {"csrfmiddlewaretoken": browser.token, **request.form}
+            method = "GET" if form is None else "POST"
             try:
-                answer = send(browsers, kind.request(r))
+                answer = browser.request(
+                    method, request.path, form, headers=request.headers, htmx=request.htmx
+                )
             except OSError as exc:
                 kind.errors.append(f"{type(exc).__name__}: {exc}")
                 continue
@@ -327,8 +304,8 @@ def count_queries(
     repeats: int,
 ) -> None:
     """Statements per request in process (``django.test.Client``, same database, same code),
-    on copies kept for it; replay pages counted and timed with their move list to render (the
-    server keeps it once rendered, per process and version)."""
+    on copies kept for it; replay pages with their move list to render (the server keeps it
+    once rendered, per process and version)."""
     from django.core.cache import cache
     from django.db import connection
     from django.test import Client
@@ -362,11 +339,6 @@ def count_queries(
             sql = [q["sql"].lstrip().upper() for q in captured.captured_queries]
             kind.queries.append(len(sql))
             kind.control.append(sum(q.startswith(TX_CONTROL) for q in sql))
-        for _ in range(COLD_REPEATS if page else 0):
-            cache.clear()
-            started = time.perf_counter()
-            answer(kind.request(0))
-            kind.cold.append((time.perf_counter() - started) * 1000)
 
 
 def figures(kinds: list[Kind]) -> list[str]:
@@ -378,32 +350,20 @@ def figures(kinds: list[Kind]) -> list[str]:
     header = f"{'request':<36}{'p50 ms':>8}{'p95 ms':>8}{'p50/trivial':>13}  {'p50 against':<44}"
     lines = [header + f"{'statements':>11}", "-" * (len(header) + 11)]
 
-    def row(label: str, values: list[float], base: float, against: str, counted: str) -> None:
-        if not values:
-            lines.append(f"{label:<36}{'no samples':>16}")
-            return
-        shown = f"{ratio(p50(values), base):>12.2f}x" if base else f"{'':>13}"
-        lines.append(
-            f"{label:<36}{p50(values):>8.2f}{percentile(values, 0.95):>8.2f}{shown}"
-            f"  {against:<44}{counted:>11}"
-        )
-
     for kind in kinds:
-        others = [by_key[k] for k in kind.against if k in by_key]
+        if not kind.samples:
+            lines.append(f"{kind.label:<36}{'no samples':>16}")
+            continue
+        mid = p50(kind.samples)
         against = ", ".join(
-            f"{o.label.split(', ')[-1]}: {ratio(p50(kind.samples), p50(o.samples)):.2f}x"
-            for o in others
+            f"{by_key[k].label.split(', ')[-1]}: {ratio(mid, p50(by_key[k].samples)):.2f}x"
+            for k in kind.against
         )
         counts = sorted({f"{q} ({c})" for q, c in zip(kind.queries, kind.control, strict=True)})
-        row(kind.label, kind.samples, trivial, against, "/".join(counts))
-        if kind.cold:
-            early = others[0].cold if others else []
-            vs = (
-                f"{others[0].label.split(', ')[-1]}: {ratio(p50(kind.cold), p50(early)):.2f}x"
-                if early
-                else ""
-            )
-            row("  list rendered afresh (in process)", kind.cold, 0.0, vs, "")
+        lines.append(
+            f"{kind.label:<36}{mid:>8.2f}{percentile(kind.samples, 0.95):>8.2f}"
+            f"{ratio(mid, trivial):>12.2f}x  {against:<44}{'/'.join(counts):>11}"
+        )
     moves = sorted({q for k in kinds if k.key.startswith("move-") for q in k.queries})
     lines.append(f"statements per move POST: {'/'.join(map(str, moves))} at every ply")
     return lines
@@ -415,6 +375,8 @@ def figures(kinds: list[Kind]) -> list[str]:
 def prepare_all(args: argparse.Namespace, users: Sequence[Any]) -> list[Prepared]:
     """Every prepared match through the services, then its copies: one per request on it."""
     from django.db import connection
+
+    from games.engines import get_engine
 
     per_kind = args.warmup + args.requests + args.query_repeats
     plan = [
@@ -430,10 +392,11 @@ def prepare_all(args: argparse.Namespace, users: Sequence[Any]) -> list[Prepared
         seed = running_seed(game, options, max(plies), args.seed)
         for ply in sorted(plies):
             original = prepare_match(game=game, seed=seed, options=options, ply=ply, users=users)
-            seat, moves = fresh_moves(original, per_kind, args.seed)
-            prepared.append(
-                Prepared(game, entry_count(original), original, [], seat, original.version, moves)
-            )
+            engine = get_engine(game)
+            passing = turn_passing(engine, engine.load(original.state), original.awaiting[0])
+            rng = random.Random(f"{args.seed}|{game}|{original.pk}")
+            moves = [rng.choice(passing) for _ in range(per_kind)]
+            prepared.append(Prepared(game, entry_count(original), original, moves))
     prep_s = time.perf_counter() - t0
     t0 = time.perf_counter()
     for p in prepared:
