@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import logging
 
-from celery import current_app, shared_task
-from django.conf import settings
+from celery import shared_task
 from django.utils import timezone
 
 from accounts import notify
-from config.publish import publish
 
 logger = logging.getLogger(__name__)
 
@@ -52,22 +50,3 @@ def deadline_reminders() -> int:
     if sent:
         logger.info("deadline_reminders: sent %s", sent)
     return sent
-
-
-def turn_mail_enqueue(match_id: int, user_id: int, version: int) -> None:
-    """Send ``turn_mail`` to the broker, to run ``PARLOUR_TURN_MAIL_DELAY`` seconds from now.
-
-    Without a worker (eager mode: tasks run inside the request) nothing can wait, so the mail
-    is checked at once only when the delay is 0; with a delay it is not sent at all, rather
-    than mailing someone who is looking at the table and adding the task's statements to the
-    move's request. A broker that is down delays this mail until beat's ``turn_mails_sweep``.
-    """
-    args = (match_id, user_id, version)
-    countdown = float(settings.PARLOUR_TURN_MAIL_DELAY)
-    if current_app.conf.task_always_eager:
-        if countdown:
-            logger.info("turn_mail%s not sent: no worker to wait %s s", args, countdown)
-            return
-        turn_mail.apply(args, throw=True)
-        return
-    publish(turn_mail, args, countdown)  # bounded; if the broker is down, the sweep sends it

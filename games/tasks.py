@@ -1,5 +1,8 @@
 """Celery tasks: thin interfaces taking ids, calling the same services a person's move uses.
 
+The tasks import the services; the services never import this module: they send work by task
+name through ``games.queue`` (whose names these tasks are registered under).
+
 Every task is idempotent through the match version: a duplicate, late or swept-up task finds the
 version moved on, and the service refuses it with ``StaleVersion``, which the task logs and
 swallows. Anything else is a real failure and is raised.
@@ -8,17 +11,14 @@ swallows. Anything else is a real failure and is raised.
 from __future__ import annotations
 
 import logging
-import threading
-from collections import deque
 from datetime import timedelta
-from typing import Any
 
-from celery import Task, current_app, shared_task
+from celery import Task, shared_task
 from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from config.publish import publish
+from games import queue
 from games.models import AnalysisStatus, Match
 from games.services import (
     StaleVersion,
@@ -36,7 +36,7 @@ logger = logging.getLogger(__name__)
 MOVE_TASK = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
 
 
-@shared_task(name="games.bot_turn", **MOVE_TASK)
+@shared_task(name=queue.BOT_TURN, **MOVE_TASK)
 def bot_turn(match_id: int, version: int) -> None:
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
@@ -51,7 +51,7 @@ def bot_turn(match_id: int, version: int) -> None:
         logger.info("bot_turn(%s, %s): no bot is awaited", match_id, version)
 
 
-@shared_task(name="games.round_next", **MOVE_TASK)
+@shared_task(name=queue.ROUND_NEXT, **MOVE_TASK)
 def round_next(match_id: int, version: int) -> None:
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
@@ -111,7 +111,7 @@ def enforce_deadlines() -> int:
     return played
 
 
-@shared_task(name="games.ratings_update", **MOVE_TASK)
+@shared_task(name=queue.RATINGS_UPDATE, **MOVE_TASK)
 def ratings_update(match_id: int | None = None, version: int | None = None) -> int:
     """Rate every finished match still pending, oldest finish first (docs/ratings.md).
 
@@ -126,7 +126,7 @@ def ratings_update(match_id: int | None = None, version: int | None = None) -> i
     return done
 
 
-@shared_task(name="games.match_analyse", **MOVE_TASK)
+@shared_task(name=queue.MATCH_ANALYSE, **MOVE_TASK)
 def match_analyse(match_id: int, version: int | None = None) -> None:
     """Run a slice of the post-game analysis of the match (docs/analysis.md), then send the rest.
 
@@ -161,38 +161,12 @@ def match_analyse(match_id: int, version: int | None = None) -> None:
     )
 
 
-# --- Enqueueing ---------------------------------------------------------------------------------
-
-_eager = threading.local()
+# --- Sending ------------------------------------------------------------------------------------
 
 
 def enqueue(task: Task, match_id: int, version: int | None, countdown: float = 0.0) -> bool:
-    """Send ``task(match_id, version)`` to the broker, after ``countdown`` seconds; ``False``
-    if the broker is down and it was not sent.
-
-    A broker that is down costs the caller at most ``PARLOUR_BROKER_TIMEOUT`` once, then
-    nothing for ``PARLOUR_BROKER_BACKOFF`` seconds (config/publish.py).
-
-    In eager mode (tests, or no broker at all) Celery runs a task inside the caller and ignores
-    the countdown, so a bots-only match would recurse once per move until Python's stack gave
-    out. Tasks enqueued while an eager task runs are queued and run one after another by the
-    outermost call instead: the same order, no recursion.
+    """Send ``task(match_id, version)`` now, to run after ``countdown`` seconds; ``False`` if
+    the broker is down and it was not sent (``games.queue.send`` says how, and what eager mode
+    does). For the tasks' own sends: a sweep's resend, an analysis's continuation.
     """
-    args: tuple[Any, ...] = (match_id, version)
-    if not current_app.conf.task_always_eager:
-        # Sent once, bounded in time, skipped during a known outage (config/publish.py): the
-        # move is committed already, and the sweeper re-enqueues the match once the broker is
-        # back.
-        return publish(task, args, countdown)
-    pending: deque | None = getattr(_eager, "pending", None)
-    if pending is not None:
-        pending.append((task, args))
-        return True
-    _eager.pending = pending = deque([(task, args)])
-    try:
-        while pending:
-            queued, queued_args = pending.popleft()
-            queued.apply(queued_args, throw=True)
-    finally:
-        _eager.pending = None
-    return True
+    return queue.send(task.name, match_id, version, countdown=countdown)
