@@ -19,6 +19,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games import queue
+from games.engines import registered
 from games.models import AnalysisStatus, Match
 from games.services import (
     StaleVersion,
@@ -71,9 +72,11 @@ def sweep_stalled() -> int:
     never stalls the match. A rerun of a task still in flight is refused by the version check.
     """
     cutoff = timezone.now() - timedelta(seconds=float(settings.PARLOUR_SWEEP_AFTER))
+    # Games whose rounds end with nobody awaited, until the server deals the next one.
+    with_rounds = [engine.name for engine in registered() if engine.has_rounds]
     candidates = (
         Match.objects.filter(status=Match.Status.ACTIVE, updated_at__lt=cutoff)
-        .filter(Q(seats__bot_level__isnull=False) | Q(game=Match.Game.GULLIVER))
+        .filter(Q(seats__bot_level__isnull=False) | Q(game__in=with_rounds))
         .values("pk")
     )
     # By id, so the join with seats needs no DISTINCT over the rows' JSON snapshots.
@@ -85,7 +88,7 @@ def sweep_stalled() -> int:
     count = 0
     for match in stalled:
         if not match.awaiting:
-            if match.game == Match.Game.GULLIVER:  # a round is over and waits for its deal
+            if match.game in with_rounds:  # a round is over and waits for its deal
                 enqueue(round_next, match.pk, match.version, 0.0)
                 count += 1
             continue
