@@ -6,6 +6,8 @@ function counts, and a module no test imports is checked too.
 
 from __future__ import annotations
 
+import ast
+
 from tests.unit.import_graph import ROOT, cycle_report, cycles, edges, modules, tasks_imports
 
 # Everything but the tasks themselves sends background work by name, through ``games.queue``.
@@ -31,6 +33,27 @@ def test_the_import_graph_of_games_and_accounts_has_no_cycle():
     assert "games.tasks" in found and "games.services._store" in found  # the scan saw them
     components = cycles(found)
     assert components == [], "\n" + "\n\n".join(cycle_report(found, c) for c in components)
+
+
+def test_no_service_or_task_names_a_game():
+    """What a game does (has rounds, say) is asked of its engine through the registry: a
+    service or task testing ``Match.Game.GULLIVER`` would leave a new game out."""
+    games = ROOT / "games"
+    offenders = []
+    for path in [
+        *sorted((games / "services").glob("*.py")),
+        games / "tasks.py",
+        games / "queue.py",
+    ]:
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "Match"
+                and node.attr == "Game"
+            ):
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} Match.Game")
+    assert offenders == []
 
 
 # --- The scanner itself, on small made-up packages ---------------------------------------------
