@@ -21,6 +21,7 @@ from django.utils import timezone
 from games import queue
 from games.engines import registered
 from games.models import AnalysisStatus, Match
+from games.selectors.notifications import reminders_due, turn_mails_due
 from games.services import (
     StaleVersion,
     bot_move_play,
@@ -28,6 +29,7 @@ from games.services import (
     match_next_round,
 )
 from games.services.analysis import analysis_run
+from games.services.notifications import deadline_reminder_send, turn_mail_send
 from games.services.ratings import ratings_update_due
 
 logger = logging.getLogger(__name__)
@@ -35,6 +37,8 @@ logger = logging.getLogger(__name__)
 # Move tasks must survive a worker's death: acknowledged only once done, and requeued when the
 # worker running them is lost (prefetch 1 is in settings). The version check makes a rerun safe.
 MOVE_TASK = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
+# Mails too: a rerun is refused by the conditional UPDATEs of games.services.notifications.
+MAIL_TASK = MOVE_TASK
 
 
 @shared_task(name=queue.BOT_TURN, **MOVE_TASK)
@@ -162,6 +166,48 @@ def match_analyse(match_id: int, version: int | None = None) -> None:
         analysis.decisions_done,
         analysis.decisions_total,
     )
+
+
+# --- Turn mails and deadline reminders ----------------------------------------------------------
+# They moved here from accounts.tasks and kept their "accounts." names: a queued message and
+# beat's schedule carry the name, and a turn mail sent before a deploy (minutes of countdown)
+# must still find its task after it. All are safe to run twice: the conditional UPDATEs in
+# games.services.notifications let one delivery send and refuse the rest.
+
+
+@shared_task(name=queue.TURN_MAIL, **MAIL_TASK)
+def turn_mail(match_id: int, user_id: int, version: int) -> bool:
+    """Mail ``user_id`` that ``match_id`` waits for them (state ``version`` made it so), unless
+    they have looked at the table since, moved, turned it off, or had one in the last 12 h."""
+    sent = turn_mail_send(match_id=match_id, user_id=user_id)
+    logger.info(
+        "turn_mail(%s, %s, v%s): %s", match_id, user_id, version, (sent and "sent") or "skipped"
+    )
+    return sent
+
+
+@shared_task(name="accounts.turn_mails_sweep", ignore_result=True)
+def turn_mails_sweep() -> int:
+    """Send the turn mails that are due but whose own task never ran (lost with a broker that
+    was down, or held by a worker that was killed); beat runs it with the reminders."""
+    sent = 0
+    for match_id, user_id in turn_mails_due(now=timezone.now()):
+        sent += turn_mail_send(match_id=match_id, user_id=user_id)
+    if sent:
+        logger.info("turn_mails_sweep: sent %s turn mail(s) whose task never ran", sent)
+    return sent
+
+
+@shared_task(name="accounts.deadline_reminders", ignore_result=True)
+def deadline_reminders() -> int:
+    """Remind each person whose turn deadline is 80% gone, once per turn."""
+    now = timezone.now()
+    sent = 0
+    for seat in reminders_due(now=now):
+        sent += deadline_reminder_send(seat=seat, now=now)
+    if sent:
+        logger.info("deadline_reminders: sent %s", sent)
+    return sent
 
 
 # --- Sending ------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from django.utils import timezone
 from games import queue
 from games.engines import Engine, replay
 from games.models import Match, Move, RatingStatus, Seat
+from games.services.notifications import turn_mails_enqueue
 from games.services.results import match_results_store
 
 # A challenge vote with no turn deadline still closes after this long: a site setting (not a
@@ -115,23 +116,7 @@ def _awaited_mark(match: Match, seats: Sequence[Seat]) -> None:
     for seat in seats:
         seat.awaited_since = values[seat.index]
     if newly:  # people (never bots) whose turn it now is: a mail, after commit (no statement)
-        _turn_mails_enqueue(match, newly)
-
-
-def _turn_mails_enqueue(match: Match, user_ids: Sequence[int]) -> None:
-    """The turn mail of each person now awaited, checked ``PARLOUR_TURN_MAIL_DELAY`` seconds
-    after the commit; without a worker to wait that long it is not sent (the sweep sends it)."""
-    countdown = float(settings.PARLOUR_TURN_MAIL_DELAY)
-    for user_id in user_ids:
-        queue.enqueue(
-            queue.TURN_MAIL,
-            match.pk,
-            user_id,
-            match.version,
-            countdown=countdown,
-            must_wait=True,
-            robust=True,  # a mail that fails must not keep the bot's turn from being sent
-        )
+        turn_mails_enqueue(match=match, user_ids=newly)
 
 
 def vote_open(engine: Engine, state: Any, seat: int) -> bool:
