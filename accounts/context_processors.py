@@ -11,7 +11,7 @@ from typing import Any
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
-from accounts.selectors import awaited_count
+from games.selectors.notifications import awaited_count
 
 
 def turn_badge(request: HttpRequest) -> dict[str, Any]:

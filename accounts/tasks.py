@@ -1,73 +1,7 @@
-"""Celery tasks for notifications: the turn mail (enqueued on commit, after a delay), beat's
-sweep for turn mails whose task never ran, and beat's deadline reminders. All are safe to run
-twice: the conditional UPDATEs in ``accounts.notify`` let one delivery send and refuse the
-rest."""
+"""No tasks here any more: the turn mail, its sweep and the deadline reminders are match
+notifications and run from ``games.tasks``, under their old ``accounts.*`` task names (queued
+messages and beat's schedule carry those names).
 
-from __future__ import annotations
-
-import logging
-
-from celery import current_app, shared_task
-from django.conf import settings
-from django.utils import timezone
-
-from accounts import notify
-from config.publish import publish
-
-logger = logging.getLogger(__name__)
-
-MAIL_TASK = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
-
-
-@shared_task(name="accounts.turn_mail", **MAIL_TASK)
-def turn_mail(match_id: int, user_id: int, version: int) -> bool:
-    """Mail ``user_id`` that ``match_id`` waits for them (state ``version`` made it so), unless
-    they have looked at the table since, moved, turned it off, or had one in the last 12 h."""
-    sent = notify.turn_mail_send(match_id=match_id, user_id=user_id)
-    logger.info(
-        "turn_mail(%s, %s, v%s): %s", match_id, user_id, version, (sent and "sent") or "skipped"
-    )
-    return sent
-
-
-@shared_task(name="accounts.turn_mails_sweep", ignore_result=True)
-def turn_mails_sweep() -> int:
-    """Send the turn mails that are due but whose own task never ran (lost with a broker that
-    was down, or held by a worker that was killed); beat runs it with the reminders."""
-    sent = 0
-    for match_id, user_id in notify.turn_mails_due(timezone.now()):
-        sent += notify.turn_mail_send(match_id=match_id, user_id=user_id)
-    if sent:
-        logger.info("turn_mails_sweep: sent %s turn mail(s) whose task never ran", sent)
-    return sent
-
-
-@shared_task(name="accounts.deadline_reminders", ignore_result=True)
-def deadline_reminders() -> int:
-    """Remind each person whose turn deadline is 80% gone, once per turn."""
-    now = timezone.now()
-    sent = 0
-    for seat in notify.reminders_due(now):
-        sent += notify.deadline_reminder_send(seat, now)
-    if sent:
-        logger.info("deadline_reminders: sent %s", sent)
-    return sent
-
-
-def turn_mail_enqueue(match_id: int, user_id: int, version: int) -> None:
-    """Send ``turn_mail`` to the broker, to run ``PARLOUR_TURN_MAIL_DELAY`` seconds from now.
-
-    Without a worker (eager mode: tasks run inside the request) nothing can wait, so the mail
-    is checked at once only when the delay is 0; with a delay it is not sent at all, rather
-    than mailing someone who is looking at the table and adding the task's statements to the
-    move's request. A broker that is down delays this mail until beat's ``turn_mails_sweep``.
-    """
-    args = (match_id, user_id, version)
-    countdown = float(settings.PARLOUR_TURN_MAIL_DELAY)
-    if current_app.conf.task_always_eager:
-        if countdown:
-            logger.info("turn_mail%s not sent: no worker to wait %s s", args, countdown)
-            return
-        turn_mail.apply(args, throw=True)
-        return
-    publish(turn_mail, args, countdown)  # bounded; if the broker is down, the sweep sends it
+The module stays, empty, because the integration tests' Celery worker lists it in
+``celery_includes`` (``tests/integration/conftest.py``); it can go once that list drops it.
+"""

@@ -14,11 +14,11 @@ from django_htmx.http import HttpResponseStopPolling
 
 from accounts import notify, throttling
 from accounts.forms import NotificationSettingsForm, RegisterForm
-from accounts.selectors import awaited_count
 from games.filters import HistoryFilters, page_number
 from games.presentation.ratings import rating_lines
 from games.presentation.results import form_entries, head_to_head_lines, history_lines
 from games.selectors.history import match_history, user_stats
+from games.selectors.notifications import awaited_count
 from games.selectors.ratings import profile_ratings
 
 

@@ -17,7 +17,8 @@ retries). A move can send more than one task (a bot's turn, turn mails). Three b
   outage do not pay even the connect timeout. The first send after it tries the broker again.
 
 Nothing is lost by skipping: bot turns and deals are found by the sweeper
-(``games.sweep_stalled``), turn mails by beat's ``accounts.turn_mails_sweep``.
+(``games.sweep_stalled``), turn mails by beat's ``accounts.turn_mails_sweep``. Every send goes
+through ``games.queue``, which calls ``publish`` when a broker is configured.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import logging
 import time
 from typing import Any
 
-from celery import Task
+from celery import Celery, current_app
 from django.conf import settings
 from kombu.exceptions import OperationalError as KombuOperationalError
 
@@ -38,31 +39,37 @@ logger = logging.getLogger("parlour.broker")
 _down_until: dict[str, float] = {}
 
 
-def publish(task: Task, args: tuple[Any, ...], countdown: float | None = None) -> bool:
-    """Send ``task(*args)`` once; ``False`` (and a log line) if the broker is down.
+def publish(
+    name: str, args: tuple[Any, ...], countdown: float | None = None, *, app: Celery | None = None
+) -> bool:
+    """Send the task registered as ``name`` with ``args`` once, to the current app's broker
+    unless ``app`` is given; ``False`` (and a log line) if the broker is down.
 
-    Never raises for a broker that is down or unreachable: the caller's transaction has
-    committed, and failing the request would only hide the move from the person who made it.
+    By name (``send_task``): the caller needs no tasks module, and the message carries only the
+    name anyway. Never raises for a broker that is down or unreachable: the caller's
+    transaction has committed, and failing the request would only hide the move from the
+    person who made it.
     """
-    broker = str(task.app.conf.broker_url)
+    app = app or current_app
+    broker = str(app.conf.broker_url)
     now = time.monotonic()
     until = _down_until.get(broker, 0.0)
     if now < until:
         logger.warning(
             "broker down: %s%s not sent (retrying the broker in %.1f s); the sweeper will resend",
-            task.name,
+            name,
             args,
             until - now,
         )
         return False
     try:
-        task.apply_async(args, countdown=countdown or None, retry=False)
+        app.send_task(name, args, countdown=countdown or None, retry=False)
     except (KombuOperationalError, OSError) as exc:
         _down_until[broker] = time.monotonic() + float(settings.PARLOUR_BROKER_BACKOFF)
         logger.error(
             "broker down: could not send %s%s (%s: %s); skipping the broker for %s s; "
             "the sweeper will resend",
-            task.name,
+            name,
             args,
             type(exc).__name__,
             exc,

@@ -71,6 +71,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Every response below varies on HX-Request: a page and its htmx fragment share URLs.
+    "config.htmx_vary.HtmxVaryMiddleware",
     # A lost or refused database connection in a view is a 503 page, not a 500 (config/urls.py
     # has the handler500 for the same errors outside a view).
     "config.unavailable.DatabaseUnavailableMiddleware",

@@ -1,5 +1,8 @@
 """Celery tasks: thin interfaces taking ids, calling the same services a person's move uses.
 
+The tasks import the services; the services never import this module: they send work by task
+name through ``games.queue`` (whose names these tasks are registered under).
+
 Every task is idempotent through the match version: a duplicate, late or swept-up task finds the
 version moved on, and the service refuses it with ``StaleVersion``, which the task logs and
 swallows. Anything else is a real failure and is raised.
@@ -8,18 +11,17 @@ swallows. Anything else is a real failure and is raised.
 from __future__ import annotations
 
 import logging
-import threading
-from collections import deque
 from datetime import timedelta
-from typing import Any
 
-from celery import Task, current_app, shared_task
+from celery import Task, shared_task
 from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from config.publish import publish
+from games import queue
+from games.engines import registered
 from games.models import AnalysisStatus, Match
+from games.selectors.notifications import reminders_due, turn_mails_due
 from games.services import (
     StaleVersion,
     bot_move_play,
@@ -27,6 +29,7 @@ from games.services import (
     match_next_round,
 )
 from games.services.analysis import analysis_run
+from games.services.notifications import deadline_reminder_send, turn_mail_send
 from games.services.ratings import ratings_update_due
 
 logger = logging.getLogger(__name__)
@@ -34,9 +37,11 @@ logger = logging.getLogger(__name__)
 # Move tasks must survive a worker's death: acknowledged only once done, and requeued when the
 # worker running them is lost (prefetch 1 is in settings). The version check makes a rerun safe.
 MOVE_TASK = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
+# Mails too: a rerun is refused by the conditional UPDATEs of games.services.notifications.
+MAIL_TASK = MOVE_TASK
 
 
-@shared_task(name="games.bot_turn", **MOVE_TASK)
+@shared_task(name=queue.BOT_TURN, **MOVE_TASK)
 def bot_turn(match_id: int, version: int) -> None:
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
@@ -51,7 +56,7 @@ def bot_turn(match_id: int, version: int) -> None:
         logger.info("bot_turn(%s, %s): no bot is awaited", match_id, version)
 
 
-@shared_task(name="games.round_next", **MOVE_TASK)
+@shared_task(name=queue.ROUND_NEXT, **MOVE_TASK)
 def round_next(match_id: int, version: int) -> None:
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
@@ -71,9 +76,11 @@ def sweep_stalled() -> int:
     never stalls the match. A rerun of a task still in flight is refused by the version check.
     """
     cutoff = timezone.now() - timedelta(seconds=float(settings.PARLOUR_SWEEP_AFTER))
+    # Games whose rounds end with nobody awaited, until the server deals the next one.
+    with_rounds = [engine.name for engine in registered() if engine.has_rounds]
     candidates = (
         Match.objects.filter(status=Match.Status.ACTIVE, updated_at__lt=cutoff)
-        .filter(Q(seats__bot_level__isnull=False) | Q(game=Match.Game.GULLIVER))
+        .filter(Q(seats__bot_level__isnull=False) | Q(game__in=with_rounds))
         .values("pk")
     )
     # By id, so the join with seats needs no DISTINCT over the rows' JSON snapshots.
@@ -85,7 +92,7 @@ def sweep_stalled() -> int:
     count = 0
     for match in stalled:
         if not match.awaiting:
-            if match.game == Match.Game.GULLIVER:  # a round is over and waits for its deal
+            if match.game in with_rounds:  # a round is over and waits for its deal
                 enqueue(round_next, match.pk, match.version, 0.0)
                 count += 1
             continue
@@ -111,7 +118,7 @@ def enforce_deadlines() -> int:
     return played
 
 
-@shared_task(name="games.ratings_update", **MOVE_TASK)
+@shared_task(name=queue.RATINGS_UPDATE, **MOVE_TASK)
 def ratings_update(match_id: int | None = None, version: int | None = None) -> int:
     """Rate every finished match still pending, oldest finish first (docs/ratings.md).
 
@@ -126,7 +133,7 @@ def ratings_update(match_id: int | None = None, version: int | None = None) -> i
     return done
 
 
-@shared_task(name="games.match_analyse", **MOVE_TASK)
+@shared_task(name=queue.MATCH_ANALYSE, **MOVE_TASK)
 def match_analyse(match_id: int, version: int | None = None) -> None:
     """Run a slice of the post-game analysis of the match (docs/analysis.md), then send the rest.
 
@@ -161,38 +168,54 @@ def match_analyse(match_id: int, version: int | None = None) -> None:
     )
 
 
-# --- Enqueueing ---------------------------------------------------------------------------------
+# --- Turn mails and deadline reminders ----------------------------------------------------------
+# They moved here from accounts.tasks and kept their "accounts." names: a queued message and
+# beat's schedule carry the name, and a turn mail sent before a deploy (minutes of countdown)
+# must still find its task after it. All are safe to run twice: the conditional UPDATEs in
+# games.services.notifications let one delivery send and refuse the rest.
 
-_eager = threading.local()
+
+@shared_task(name=queue.TURN_MAIL, **MAIL_TASK)
+def turn_mail(match_id: int, user_id: int, version: int) -> bool:
+    """Mail ``user_id`` that ``match_id`` waits for them (state ``version`` made it so), unless
+    they have looked at the table since, moved, turned it off, or had one in the last 12 h."""
+    sent = turn_mail_send(match_id=match_id, user_id=user_id)
+    logger.info(
+        "turn_mail(%s, %s, v%s): %s", match_id, user_id, version, (sent and "sent") or "skipped"
+    )
+    return sent
+
+
+@shared_task(name="accounts.turn_mails_sweep", ignore_result=True)
+def turn_mails_sweep() -> int:
+    """Send the turn mails that are due but whose own task never ran (lost with a broker that
+    was down, or held by a worker that was killed); beat runs it with the reminders."""
+    sent = 0
+    for match_id, user_id in turn_mails_due(now=timezone.now()):
+        sent += turn_mail_send(match_id=match_id, user_id=user_id)
+    if sent:
+        logger.info("turn_mails_sweep: sent %s turn mail(s) whose task never ran", sent)
+    return sent
+
+
+@shared_task(name="accounts.deadline_reminders", ignore_result=True)
+def deadline_reminders() -> int:
+    """Remind each person whose turn deadline is 80% gone, once per turn."""
+    now = timezone.now()
+    sent = 0
+    for seat in reminders_due(now=now):
+        sent += deadline_reminder_send(seat=seat, now=now)
+    if sent:
+        logger.info("deadline_reminders: sent %s", sent)
+    return sent
+
+
+# --- Sending ------------------------------------------------------------------------------------
 
 
 def enqueue(task: Task, match_id: int, version: int | None, countdown: float = 0.0) -> bool:
-    """Send ``task(match_id, version)`` to the broker, after ``countdown`` seconds; ``False``
-    if the broker is down and it was not sent.
-
-    A broker that is down costs the caller at most ``PARLOUR_BROKER_TIMEOUT`` once, then
-    nothing for ``PARLOUR_BROKER_BACKOFF`` seconds (config/publish.py).
-
-    In eager mode (tests, or no broker at all) Celery runs a task inside the caller and ignores
-    the countdown, so a bots-only match would recurse once per move until Python's stack gave
-    out. Tasks enqueued while an eager task runs are queued and run one after another by the
-    outermost call instead: the same order, no recursion.
+    """Send ``task(match_id, version)`` now, to run after ``countdown`` seconds; ``False`` if
+    the broker is down and it was not sent (``games.queue.send`` says how, and what eager mode
+    does). For the tasks' own sends: a sweep's resend, an analysis's continuation.
     """
-    args: tuple[Any, ...] = (match_id, version)
-    if not current_app.conf.task_always_eager:
-        # Sent once, bounded in time, skipped during a known outage (config/publish.py): the
-        # move is committed already, and the sweeper re-enqueues the match once the broker is
-        # back.
-        return publish(task, args, countdown)
-    pending: deque | None = getattr(_eager, "pending", None)
-    if pending is not None:
-        pending.append((task, args))
-        return True
-    _eager.pending = pending = deque([(task, args)])
-    try:
-        while pending:
-            queued, queued_args = pending.popleft()
-            queued.apply(queued_args, throw=True)
-    finally:
-        _eager.pending = None
-    return True
+    return queue.send(task.name, match_id, version, countdown=countdown)

@@ -15,17 +15,16 @@ The byte layouts, exactly:
 
 A record (``docs/records.md``, format ``FORMAT`` version ``FORMAT_VERSION``) is a JSON object:
 ``record_build`` writes one from a match's rows, ``record_verify`` checks one by replaying it
-through the engines, and ``python -m games.engines.records FILE`` runs the check without the
-site (``main``).
+through the engines. Reading a file and the command line are not here (the engines do no I/O):
+``python -m games.verify_record FILE`` runs the check without the site, and
+``python manage.py verify_record FILE`` with it.
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import hmac
 import json
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -421,38 +420,3 @@ def _verify_outcome(record: dict, engine: Engine, state: Any, num_players: int) 
                 f" score {want.score}, rank {want.rank}; the record says {row.get('result')!r},"
                 f" score {row.get('score')!r}, rank {row.get('rank')!r}."
             )
-
-
-# -- the command line ------------------------------------------------------------------------
-
-
-def record_read(path: str) -> str | bytes:
-    """A record's text from ``path``, or standard input for ``-``; ``OSError`` if unreadable."""
-    if path == "-":
-        return sys.stdin.buffer.read()
-    with open(path, "rb") as handle:
-        return handle.read()
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m games.engines.records FILE``: check a record, print each check, and return
-    0 when it holds, 1 at the first mismatch, 2 when it cannot be read or checked."""
-    parser = argparse.ArgumentParser(
-        prog="python -m games.engines.records",
-        description="Check a Parlour match record (docs/records.md) by replaying it.",
-    )
-    parser.add_argument("file", help="the record's JSON file, or - for standard input")
-    args = parser.parse_args(argv)
-    try:
-        text = record_read(args.file)
-    except OSError as exc:
-        print(f"REFUSED  Cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
-    report = record_verify_text(text)
-    for line in report.lines():
-        print(line)
-    return report.exit_code
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -3,14 +3,16 @@
 Humans and bots reach the engine through ``move_submit`` alone; a rejection of any kind is a
 ``Rejected`` carrying a message a player can read and the HTTP status a view should use.
 
-Work that must happen later (a bot's turn, Gulliver's next deal) is enqueued after the commit
-of the write that made it due, as a task carrying the match id and the version it is due at.
-Every such task goes back through a version-checked service here, so a duplicate, late or
-swept-up task changes nothing (``StaleVersion``).
+Work that must happen later (a bot's turn, the next deal of a game with rounds) is enqueued
+after the commit of the write that made it due, as a task carrying the match id and the version
+it is due at, sent by task name through ``games.queue``: the tasks import these services, so
+no service imports a tasks module. Every such task goes back through a version-checked service
+here, so a duplicate, late or swept-up task changes nothing (``StaleVersion``).
 
 One module a job: ``matches`` (create, join, start), ``moves`` (a move, the next deal),
 ``bots`` (a bot's turn), ``deadlines`` (what fell due), ``results`` (the finish written as
-columns), and ``_store`` (the one write of a new state that all of them share).
+columns), ``notifications`` (the seen mark, turn mails and reminders), and ``_store`` (the one
+write of a new state that all of them share).
 """
 
 from games.services.bots import bot_move_play, bot_seed

@@ -13,11 +13,13 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import connection
 from django.utils import timezone
 
+from games import queue
 from games.engines import Engine, replay
 from games.models import Match, Move, RatingStatus, Seat
+from games.services.notifications import turn_mails_enqueue
 from games.services.results import match_results_store
 
 # A challenge vote with no turn deadline still closes after this long: a site setting (not a
@@ -114,15 +116,7 @@ def _awaited_mark(match: Match, seats: Sequence[Seat]) -> None:
     for seat in seats:
         seat.awaited_since = values[seat.index]
     if newly:  # people (never bots) whose turn it now is: a mail, after commit (no statement)
-        _turn_mails_enqueue(match, newly)
-
-
-def _turn_mails_enqueue(match: Match, user_ids: Sequence[int]) -> None:
-    from accounts.tasks import turn_mail_enqueue
-
-    pk, version = match.pk, match.version
-    for user_id in user_ids:
-        transaction.on_commit(lambda u=user_id: turn_mail_enqueue(pk, u, version), robust=True)
+        turn_mails_enqueue(match=match, user_ids=newly)
 
 
 def vote_open(engine: Engine, state: Any, seat: int) -> bool:
@@ -164,20 +158,17 @@ def due_work_enqueue(
     One ``bot_turn`` per version: it plays the first awaited bot, and that move's own commit
     enqueues the next, so several bots awaited at once (a vote) each get their move in turn.
     """
-    # Tasks call these services, so the services reach the tasks at use (this module only).
-    from games import tasks
-
     if match.status != Match.Status.ACTIVE:
         return
     pk, version = match.pk, match.version
     if engine.round_over(state):
         countdown = float(settings.PARLOUR_ROUND_PAUSE)
-        transaction.on_commit(lambda: tasks.enqueue(tasks.round_next, pk, version, countdown))
+        queue.enqueue(queue.ROUND_NEXT, pk, version, countdown=countdown)
         return
     bot_seats = {s.index for s in seats if s.bot_level is not None}
     if bot_seats.intersection(match.awaiting):
         countdown = float(settings.PARLOUR_BOT_WINDOW) if window else 0.0
-        transaction.on_commit(lambda: tasks.enqueue(tasks.bot_turn, pk, version, countdown))
+        queue.enqueue(queue.BOT_TURN, pk, version, countdown=countdown)
 
 
 def refresh(target: Match, source: Match) -> None:

@@ -28,7 +28,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from games import bots
+from games import bots, queue
 from games.engines import get_engine, replay
 from games.models import AnalysedDecision, AnalysisStatus, Match, MatchAnalysis, Move, Seat
 from games.presentation import move_text
@@ -111,11 +111,7 @@ def analysis_request(
 
 
 def _run_enqueue(match: Match) -> None:
-    # Tasks call these services, so the services reach the tasks at use (as _store does).
-    from games import tasks
-
-    pk, version = match.pk, match.version
-    transaction.on_commit(lambda: tasks.enqueue(tasks.match_analyse, pk, version))
+    queue.enqueue(queue.MATCH_ANALYSE, match.pk, match.version)
 
 
 def analysis_run(*, match_id: int, slice_s: float | None = None) -> MatchAnalysis | None:

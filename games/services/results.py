@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.db import transaction
-
+from games import queue
 from games.engines.results import standings
 from games.models import Match, Seat
 
@@ -18,8 +17,6 @@ def match_results_store(*, match: Match, outcome: dict[str, Any], seats: Sequenc
     The caller has saved ``rating_status = "pending"`` with the match (``state_store``); the
     rating task is enqueued once this transaction commits (docs/ratings.md), and the
     sweeper picks the match up should that message be lost."""
-    from games import tasks  # tasks call the services: reached at use, as in ``_store``
-
     table = standings(outcome, match.num_players)
     rows = list(seats)
     for seat in rows:
@@ -29,5 +26,4 @@ def match_results_store(*, match: Match, outcome: dict[str, Any], seats: Sequenc
         seat.rank = standing.rank
         seat.awaited_since = None
     Seat.objects.bulk_update(rows, ["result", "score", "rank", "awaited_since"])
-    pk, version = match.pk, match.version
-    transaction.on_commit(lambda: tasks.enqueue(tasks.ratings_update, pk, version))
+    queue.enqueue(queue.RATINGS_UPDATE, match.pk, match.version)

@@ -7,12 +7,12 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
-from accounts.notify import seen_mark
 from games.forms import MoveForm
 from games.models import Match, Seat
 from games.presentation.table import table_page
 from games.selectors import match_poll_version, match_seats, match_table, seat_of
 from games.services import Rejected, player_move_submit
+from games.services.notifications import seen_mark
 from games.views.common import login_required_htmx, visible_match
 
 TABLE_PARTIAL = "games/match.html#table"

@@ -2,7 +2,8 @@
 
 The worker runs in a thread of this process and reads the same database, so the test commits
 for real (``transaction=True``); the move's on-commit hook sends ``accounts.turn_mail`` to Redis
-and the worker sends the mail into Django's locmem outbox, which the test watches.
+and the worker sends the mail into Django's locmem outbox, which the test watches. The task
+lives in ``games.tasks`` and kept its ``accounts.`` name (``games.queue`` says why).
 """
 
 from __future__ import annotations
@@ -12,10 +13,15 @@ import time
 import pytest
 from django.core import mail
 
+import games.tasks  # noqa: F401  (registers the tasks before any worker test: see below)
 from accounts.models import MatchNotice
 from games.models import Match
 from tests import factories
 from tests.polling import wait_for
+
+# Celery's test app fixture (``setup_default_app``) forgets, when its test ends, the shared
+# tasks whose module was first imported during that test; a later worker test's app would then
+# lack them. Imported here, at collection, the tasks are known to every worker test's app.
 
 pytestmark = [
     pytest.mark.services("postgres", "redis"),

@@ -20,9 +20,11 @@ from django.utils import timezone
 
 from accounts import notify
 from accounts.models import MatchNotice, NotificationSettings
-from accounts.tasks import deadline_reminders, turn_mail, turn_mails_sweep
 from games.models import Match, Seat
+from games.selectors.notifications import turn_mails_due
 from games.services import match_create, move_submit
+from games.services.notifications import turn_mail_send
+from games.tasks import deadline_reminders, turn_mail, turn_mails_sweep
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -270,7 +272,7 @@ def test_the_sweep_sends_a_turn_mail_whose_task_never_ran_once_and_only_when_due
     seat = Seat.objects.get(match=match, user=waiting)
     assert turn_mails_sweep.apply().get() == 0  # not due yet: 180 s have not passed
     Seat.objects.filter(pk=seat.pk).update(awaited_since=timezone.now() - timedelta(seconds=181))
-    assert notify.turn_mails_due(timezone.now()) == [(match.pk, waiting.pk)]
+    assert turn_mails_due(now=timezone.now()) == [(match.pk, waiting.pk)]
     assert turn_mails_sweep.apply().get() == 1
     assert [m.to for m in mailoutbox] == [[waiting.email]]
     assert turn_mails_sweep.apply().get() == 0  # mailed this turn: not again
@@ -294,7 +296,7 @@ def test_the_sweep_skips_people_who_looked_moved_or_opted_out(
         user=_awaited_user(opted_out), defaults={"email_turn": False}
     )
     # The seats not awaited have moved; the awaited ones looked or opted out: nobody is due.
-    assert notify.turn_mails_due(timezone.now()) == []
+    assert turn_mails_due(now=timezone.now()) == []
     assert turn_mails_sweep.apply().get() == 0
     assert mailoutbox == []
 
@@ -518,7 +520,7 @@ def test_two_workers_deciding_the_same_turn_mail_at_once_send_one(settings):
     person = _awaited_user(match)
 
     def decide() -> bool:
-        return notify.turn_mail_send(match_id=match.pk, user_id=person.pk)
+        return turn_mail_send(match_id=match.pk, user_id=person.pk)
 
     for _round in range(5):  # each round a fresh race for the same mail
         MatchNotice.objects.filter(user=person, match=match).update(turn_mailed_at=None)

@@ -143,7 +143,7 @@ def test_a_finished_matchs_record_holds_everything_and_verifies(
     assert "The record holds" in printed
 
     run = subprocess.run(
-        [sys.executable, "-m", "games.engines.records", str(path)],
+        [sys.executable, "-m", "games.verify_record", str(path)],
         cwd=ROOT,
         capture_output=True,
         text=True,

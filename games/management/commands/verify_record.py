@@ -1,7 +1,7 @@
 """``python manage.py verify_record FILE``: check a match record by replaying it (docs/records.md).
 
 The work is the pure ``games.engines.records.record_verify``, which needs only the engines, so
-``python -m games.engines.records FILE`` does the same without the site.
+``python -m games.verify_record FILE`` does the same without the site.
 """
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.engines.records import record_read, record_verify_text
+from games.engines.records import record_verify_text
+from games.verify_record import record_read
 
 
 class Command(BaseCommand):

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from games import verify_record
 from games.engines import faraway_cards, get_engine, records, replay
 from games.engines.results import standings
 from tests.unit.engines.helpers import random_play
@@ -427,21 +428,21 @@ def test_a_salt_that_is_not_hex_is_caught(faraway):
     assert "lowercase hex" in _failure(record).problem
 
 
-# -- the command line without Django ---------------------------------------------------------
+# -- the command line without Django: games.verify_record ----------------------------------
 
 
 def test_main_prints_each_check_and_returns_the_status(faraway, tmp_path, capsys):
     good = tmp_path / "good.json"
     good.write_text(json.dumps(faraway))
-    assert records.main([str(good)]) == 0
+    assert verify_record.main([str(good)]) == 0
     out = capsys.readouterr().out
     assert out.count("\nok    ") >= 7 and "The record holds" in out
     bad = copy.deepcopy(faraway)
     bad["entries"][2]["keyed_hash"] = "0" * 64
     (tmp_path / "bad.json").write_text(json.dumps(bad))
-    assert records.main([str(tmp_path / "bad.json")]) == 1
+    assert verify_record.main([str(tmp_path / "bad.json")]) == 1
     assert "FAIL  entry 3 (seat " in capsys.readouterr().out
-    assert records.main([str(tmp_path / "missing.json")]) == 2
+    assert verify_record.main([str(tmp_path / "missing.json")]) == 2
     assert "Cannot read" in capsys.readouterr().err
 
 
@@ -449,7 +450,7 @@ def test_python_m_runs_without_django(faraway, tmp_path):
     path = tmp_path / "record.json"
     path.write_text(json.dumps(faraway))
     run = subprocess.run(
-        [sys.executable, "-m", "games.engines.records", str(path)],
+        [sys.executable, "-m", "games.verify_record", str(path)],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -459,7 +460,7 @@ def test_python_m_runs_without_django(faraway, tmp_path):
     assert "The record holds" in run.stdout
     # Standard input, and no Django module loaded along the way.
     probe = (
-        "import sys, games.engines.records as r; code = r.main(['-']);"
+        "import sys, games.verify_record as v; code = v.main(['-']);"
         " assert not [m for m in sys.modules if m.split('.')[0] == 'django'], 'django loaded';"
         " sys.exit(code)"
     )

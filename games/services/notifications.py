@@ -1,0 +1,188 @@
+"""Telling people it is their turn in a match: the seen mark, the turn mail and the deadline
+reminder, their rate limits, and sending the turn mail's task (docs/notifications.md).
+
+What is sent when: a turn mail when a person becomes awaited, checked
+``PARLOUR_TURN_MAIL_DELAY`` seconds later and skipped if they have looked at the table since,
+have moved, or turned turn mails off, and at most once per match every
+``PARLOUR_TURN_MAIL_EVERY`` seconds; a deadline reminder once per turn when 80% of a turn
+deadline has gone (``games.selectors.notifications.reminders_due``). Both limits are
+conditional UPDATEs of the person's one ``MatchNotice`` row for the match, so two workers
+deciding the same mail at once send it once. A beat sweep sends the turn mails whose task never
+ran (``games.selectors.notifications.turn_mails_due``).
+
+These live with the games, beside the moves that make a person awaited; what a person wants
+mailed (their ``NotificationSettings``, the unsubscribe links) stays with the account,
+``accounts.notify``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.mail import EmailMultiAlternatives
+from django.db.models import Q
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import MatchNotice
+from accounts.notify import DEADLINE, TURN, unsubscribe_url, wants
+from games import queue
+from games.models import Match, Seat
+
+# --- Seen -------------------------------------------------------------------------------------
+
+
+def seen_mark(*, user_id: int, match_id: int) -> None:
+    """Record that the table was served to ``user_id`` in full, now: one upsert statement."""
+    MatchNotice.objects.bulk_create(
+        [MatchNotice(user_id=user_id, match_id=match_id, seen_at=timezone.now())],
+        update_conflicts=True,
+        unique_fields=["user", "match"],
+        update_fields=["seen_at"],
+    )
+
+
+# --- The turn mail's task -----------------------------------------------------------------------
+
+
+def turn_mails_enqueue(*, match: Match, user_ids: Sequence[int]) -> None:
+    """After the commit, the turn mail task of each person now awaited (``user_ids``), to run
+    ``PARLOUR_TURN_MAIL_DELAY`` seconds later: no statement now.
+
+    Without a worker (eager mode: tasks run inside the request) nothing can wait, so the mail
+    is checked at once only when the delay is 0; with a delay it is not sent at all, rather
+    than mailing someone who is looking at the table and adding the task's statements to the
+    move's request. A broker that is down delays the mail until beat's turn mail sweep.
+    """
+    countdown = float(settings.PARLOUR_TURN_MAIL_DELAY)
+    for user_id in user_ids:
+        queue.enqueue(
+            queue.TURN_MAIL,
+            match.pk,
+            user_id,
+            match.version,
+            countdown=countdown,
+            must_wait=True,
+            robust=True,  # a mail that fails must not keep the bot's turn from being sent
+        )
+
+
+# --- The mails --------------------------------------------------------------------------------
+
+
+def notice_mail(
+    *, user: AbstractBaseUser, match: Match, kind: str, due: datetime | None = None
+) -> EmailMultiAlternatives:
+    """The mail of ``kind`` for ``user`` about ``match``: plain text and HTML, a link to the
+    table, a one-click unsubscribe link and the RFC 8058 headers."""
+    title = f"{match.get_game_display()} #{match.pk}"
+    subject = f"Your turn in {title}" if kind == TURN else f"Your move in {title} is due soon"
+    unsubscribe = unsubscribe_url(user.pk, kind)
+    context = {
+        "user": user,
+        "kind": kind,
+        "title": title,
+        "due": due,
+        "table_url": f"{settings.PARLOUR_SITE_URL}{reverse('match_detail', args=[match.pk])}",
+        "settings_url": f"{settings.PARLOUR_SITE_URL}{reverse('notification_settings')}",
+        "unsubscribe_url": unsubscribe,
+    }
+    mail = EmailMultiAlternatives(
+        subject=subject,
+        body=render_to_string("accounts/mail/notice.txt", context),
+        to=[user.email],
+        headers={
+            "List-Unsubscribe": f"<{unsubscribe}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+    )
+    mail.attach_alternative(render_to_string("accounts/mail/notice.html", context), "text/html")
+    return mail
+
+
+def _notice_row(user_id: int, match_id: int) -> None:
+    """Make sure the person's notice row for the match exists (a no-op when it does)."""
+    MatchNotice.objects.bulk_create(
+        [MatchNotice(user_id=user_id, match_id=match_id)],
+        ignore_conflicts=True,
+    )
+
+
+def turn_mail_claim(*, user_id: int, match_id: int, now: datetime) -> datetime | None | bool:
+    """Take the right to send this turn mail: ``False`` when the rate limit refuses it, else the
+    previous ``turn_mailed_at`` (``None`` for the first), to give back if sending fails.
+
+    One conditional UPDATE: of two workers deciding at once, only one sees its row updated.
+    """
+    _notice_row(user_id, match_id)
+    limit = now - timedelta(seconds=float(settings.PARLOUR_TURN_MAIL_EVERY))
+    rows = MatchNotice.objects.filter(user_id=user_id, match_id=match_id)
+    previous = rows.values_list("turn_mailed_at", flat=True).first()
+    claimed = rows.filter(Q(turn_mailed_at=None) | Q(turn_mailed_at__lt=limit)).update(
+        turn_mailed_at=now
+    )
+    return previous if claimed == 1 else False
+
+
+def turn_mail_send(*, match_id: int, user_id: int) -> bool:
+    """Send the turn mail if it is still due; ``True`` when one went."""
+    seat = (
+        Seat.objects.select_related("match", "user")
+        .filter(match_id=match_id, user_id=user_id)
+        .first()
+    )
+    if seat is None or seat.user is None or not seat.user.email:
+        return False
+    if seat.awaited_since is None or seat.match.status != Match.Status.ACTIVE:
+        return False  # they have moved (or the match is over)
+    seen = (
+        MatchNotice.objects.filter(user_id=user_id, match_id=match_id)
+        .values_list("seen_at", flat=True)
+        .first()
+    )
+    if seen is not None and seen >= seat.awaited_since:
+        return False  # they were at the table after it became their turn
+    if not wants(user_id, TURN):
+        return False
+    now = timezone.now()
+    previous = turn_mail_claim(user_id=user_id, match_id=match_id, now=now)
+    if previous is False:
+        return False
+    try:
+        notice_mail(user=seat.user, match=seat.match, kind=TURN).send()
+    except Exception:
+        # Give the claim back, so a retry (or the next turn) may send it.
+        MatchNotice.objects.filter(user_id=user_id, match_id=match_id, turn_mailed_at=now).update(
+            turn_mailed_at=previous
+        )
+        raise
+    return True
+
+
+# --- Deadline reminders -----------------------------------------------------------------------
+
+
+def deadline_reminder_send(*, seat: Seat, now: datetime) -> bool:
+    """Send one seat's reminder unless it went this turn already or they turned it off."""
+    if not seat.user.email or not wants(seat.user_id, DEADLINE):
+        return False
+    _notice_row(seat.user_id, seat.match_id)
+    rows = MatchNotice.objects.filter(user_id=seat.user_id, match_id=seat.match_id)
+    previous = rows.values_list("deadline_mailed_at", flat=True).first()
+    claimed = rows.filter(
+        Q(deadline_mailed_at=None) | Q(deadline_mailed_at__lt=seat.awaited_since)
+    ).update(deadline_mailed_at=now)
+    if claimed != 1:
+        return False
+    try:
+        notice_mail(
+            user=seat.user, match=seat.match, kind=DEADLINE, due=seat.match.deadline_at
+        ).send()
+    except Exception:
+        rows.filter(deadline_mailed_at=now).update(deadline_mailed_at=previous)
+        raise
+    return True

@@ -1,0 +1,102 @@
+"""The layers import downwards only: no module reaches a tasks module, and no import circle.
+
+Read from the sources with ``ast`` (``tests/unit/import_graph.py``), so an import inside a
+function counts, and a module no test imports is checked too.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from tests.unit.import_graph import ROOT, cycle_report, cycles, edges, modules, tasks_imports
+
+# Everything but the tasks themselves sends background work by name, through ``games.queue``.
+NO_TASKS_IMPORTS = (
+    "games.services",
+    "games.selectors",
+    "games.presentation",
+    "games.views",
+    "games.engines",
+    "games.bots",
+    "games.queue",
+    "accounts",
+)
+
+
+def test_no_layer_imports_a_tasks_module():
+    found = modules(ROOT, ["games", "accounts"])
+    assert tasks_imports(found, NO_TASKS_IMPORTS) == []
+
+
+def test_the_import_graph_of_games_and_accounts_has_no_cycle():
+    found = modules(ROOT, ["games", "accounts"])
+    assert "games.tasks" in found and "games.services._store" in found  # the scan saw them
+    components = cycles(found)
+    assert components == [], "\n" + "\n\n".join(cycle_report(found, c) for c in components)
+
+
+def test_no_service_or_task_names_a_game():
+    """What a game does (has rounds, say) is asked of its engine through the registry: a
+    service or task testing ``Match.Game.GULLIVER`` would leave a new game out."""
+    games = ROOT / "games"
+    offenders = []
+    for path in [
+        *sorted((games / "services").glob("*.py")),
+        games / "tasks.py",
+        games / "queue.py",
+    ]:
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "Match"
+                and node.attr == "Game"
+            ):
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} Match.Game")
+    assert offenders == []
+
+
+# --- The scanner itself, on small made-up packages ---------------------------------------------
+
+
+def _tree(root, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def test_an_import_inside_a_function_closes_a_cycle(tmp_path):
+    _tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/tasks.py": "from app.services import work\n",
+            "app/services.py": "def work():\n    from app import tasks\n",
+        },
+    )
+    found = modules(tmp_path, ["app"])
+    assert cycles(found) == [["app.services", "app.tasks"]]
+    report = cycle_report(found, ["app.services", "app.tasks"])
+    assert "app.services:2 -> app.tasks" in report
+    assert tasks_imports(found, ["app.services"]) == ["app.services:2 imports app.tasks"]
+
+
+def test_a_package_reexporting_its_modules_is_no_cycle(tmp_path):
+    _tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/services/__init__.py": "from app.services.moves import move\n",
+            "app/services/moves.py": "from app.services.errors import Rejected\n",
+            "app/services/errors.py": "class Rejected(Exception): ...\n",
+            "app/tasks.py": "from app.services import move\n",
+            "app/other.py": "from .services import errors\n",
+        },
+    )
+    found = modules(tmp_path, ["app"])
+    assert cycles(found) == []
+    # The re-exported name leads to the module defining it, not to the package.
+    targets = {(e.source, e.target) for e in edges(found)}
+    assert ("app.tasks", "app.services.moves") in targets
+    assert ("app.other", "app.services.errors") in targets
