@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
 from games.filters import HistoryFilterForm
@@ -44,7 +43,6 @@ def history(request: HttpRequest) -> HttpResponse:
         "prev_query": page.has_previous() and filters.querystring(page=page.previous_page_number()),
         "next_query": page.has_next() and filters.querystring(page=page.next_page_number()),
     }
-    response = render(request, RESULTS_PARTIAL if partial else "games/history.html", context)
-    # The same URL answers with a partial or a page: caches must keep the two apart.
-    patch_vary_headers(response, ("HX-Request",))
-    return response
+    # The same URL answers with a partial or a page: ``config.htmx_vary`` adds ``Vary:
+    # HX-Request`` so that caches keep the two apart.
+    return render(request, RESULTS_PARTIAL if partial else "games/history.html", context)

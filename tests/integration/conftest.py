@@ -53,7 +53,7 @@ def _forget_the_session_queue() -> Iterator[None]:
 
 @pytest.fixture(scope="session")
 def celery_includes() -> tuple[str, ...]:
-    return ("games.tasks", "accounts.tasks")
+    return ("games.tasks",)
 
 
 @pytest.fixture(scope="session")
