@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 from games.presentation.names import possessive, seat_names
 
 if TYPE_CHECKING:
-    from games.models import MatchAnalysis
     from games.selectors.analysis import AnalysisData, Decision
 
 # A decision that gave away at least this much of the seat's estimated chance of winning is
@@ -98,7 +97,6 @@ class AnalysisChart:
 
 @dataclass
 class AnalysisReport:
-    analysis: MatchAnalysis  # the row's status and progress, for the panel
     summaries: list[PlayerSummary]
     marks: dict[int, DecisionMark]  # by ply: every judged decision
     costly_marks: list[DecisionMark]
@@ -156,7 +154,6 @@ def analysis_report(data: AnalysisData, *, viewer: int | None) -> AnalysisReport
         summary.css = f"series-{number % 8}"
     costly = [m for m in marks.values() if m.costly]
     return AnalysisReport(
-        analysis=data.analysis,
         summaries=ordered,
         marks=marks,
         costly_marks=costly,

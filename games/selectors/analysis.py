@@ -34,8 +34,35 @@ class Decision:
 
 
 @dataclass(frozen=True)
+class AnalysisFacts:
+    """Where an analysis stands, for its panel: the status, the progress and the budget each
+    decision had."""
+
+    pk: int
+    status: str  # an ``AnalysisStatus`` value
+    decisions_done: int
+    decisions_total: int
+    percent: int  # how far the run has got, 0 to 100
+    budget_ms: float
+    iterations: int | None
+
+
+def analysis_facts(analysis: MatchAnalysis | None) -> AnalysisFacts | None:
+    if analysis is None:
+        return None
+    return AnalysisFacts(
+        pk=analysis.pk,
+        status=analysis.status,
+        decisions_done=analysis.decisions_done,
+        decisions_total=analysis.decisions_total,
+        percent=analysis.percent,
+        budget_ms=analysis.budget_ms,
+        iterations=analysis.iterations,
+    )
+
+
+@dataclass(frozen=True)
 class AnalysisData:
-    analysis: MatchAnalysis
     num_players: int
     last_ply: int
     seats: list[SeatFacts]
@@ -67,7 +94,6 @@ def _decision(row: AnalysedDecision) -> Decision:
 def analysis_data(*, match: Match, seats: Sequence[Seat], analysis: MatchAnalysis) -> AnalysisData:
     """A done analysis's decisions, by ply: one query."""
     return AnalysisData(
-        analysis=analysis,
         num_players=match.num_players,
         last_ply=match.ply,
         seats=seat_facts(seats),

@@ -22,7 +22,7 @@ from django_ratelimit.core import get_usage
 from games.models import AnalysisStatus, Match, MatchAnalysis, Seat
 from games.presentation.analysis import analysis_report
 from games.selectors import seat_of
-from games.selectors.analysis import analysis_data, analysis_of
+from games.selectors.analysis import analysis_data, analysis_facts, analysis_of
 from games.selectors.facts import match_facts
 from games.services.analysis import (
     AnalysisRefused,
@@ -119,7 +119,7 @@ def analysis_context(
         )
     return {
         "match": match_facts(match),
-        "analysis": analysis,
+        "analysis": analysis_facts(analysis),
         "analysis_report": report,
         "analysis_polling": analysis is not None and analysis.status in RUNNING_STATES,
         "may_request": (
