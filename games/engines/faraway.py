@@ -327,7 +327,10 @@ class FarawayEngine(Engine):
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     rules_version = 1
-    summary = "Lay your story cards 1 to 9 in order; hold others back with penalties."
+    summary = (
+        "A race to climb the story from the Enchanted Wood to the Land of Birthdays: lay your"
+        " story cards 1 to 9 in order, and hold others back with penalties."
+    )
 
     # -- setting up -------------------------------------------------------------------------
 

@@ -271,7 +271,10 @@ class GulliverEngine(Engine):
     max_players = 8
     rules_version = 1
     has_rounds = True
-    summary = "Add words to the sentence; complete one of seven words or more to take it."
+    summary = (
+        "Every card is a word and the table builds sentences together: add words to the"
+        " sentence, and complete one of seven words or more to take it."
+    )
     options = (
         Option(
             "target",
