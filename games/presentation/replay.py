@@ -12,7 +12,6 @@ from games.presentation import hand_faces, log_lines, table_build
 from games.presentation.names import possessive, seat_names
 
 if TYPE_CHECKING:
-    from games.selectors.facts import MatchFacts
     from games.selectors.replay import Perspective, ReplayData
 
 ALL = "all"
@@ -145,7 +144,7 @@ def replay_frame_words(data: ReplayData) -> ReplayFrame:
 
 def replay_rounds(
     *,
-    match: MatchFacts,
+    game: str,
     names: list[str],
     perspective: Perspective,
     log: Iterable[tuple[int, LogEntry]],
@@ -155,7 +154,7 @@ def replay_rounds(
     rounds: list[ReplayRound] = []
     for ply, entry in log:
         who = "" if entry.seat is None else names[entry.seat]
-        lines = log_lines(match.game, [entry], names)
+        lines = log_lines(game, [entry], names)
         words = ReplayEntry(ply, entry.seat, who, lines, f"?ply={ply}&as={perspective.key}")
         if entry.seat is None:  # the deal, and the server dealing each next round
             rounds.append(ReplayRound(len(rounds) + 1, ply, [ReplayTurn("The deal", [words])]))

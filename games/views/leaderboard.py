@@ -8,7 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from games.engines import get_engine, registered
+from games.engines import get_engine
 from games.filters import page_number
 from games.presentation.leaderboard import board_lines
 from games.selectors.ratings import (
@@ -36,7 +36,6 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
         {
             "game": game,
             "title": title,
-            "games": [(e.name, e.title) for e in registered()],
             "page": page,
             "min_matches": LEADERBOARD_MIN_MATCHES,
             "recent_days": LEADERBOARD_RECENT_DAYS,

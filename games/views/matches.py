@@ -31,7 +31,7 @@ from games.views.common import visible_match
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    context: dict[str, Any] = {"games": registered()}
+    context: dict[str, Any] = {}
     if request.user.is_authenticated:
         context["my_matches"] = listing_lines(user_matches(user=request.user, limit=5))
     return render(request, "home.html", context)

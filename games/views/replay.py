@@ -67,9 +67,8 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
     analysis = analysis_of(match)
     decision = analysis_decision_at(analysis=analysis, ply=ply)
     viewer_index = None if viewer is None else viewer.index
-    facts = match_facts(match)
     context = {
-        "match": facts,
+        "match": match_facts(match),
         "frame": frame,
         "perspectives": perspective_choices(allowed, names),
         "frame_mark": None if decision is None else mark_of(decision, names, viewer_index),
@@ -97,7 +96,7 @@ def _rounds_marked(*, marks: dict, match: Match, names: list[str], perspective: 
     """The move list in words with the analysis' marks: read only when the template's cached
     copy is missing."""
     log = replay_log(match=match, perspective=perspective)
-    rounds = replay_rounds(match=match_facts(match), names=names, perspective=perspective, log=log)
+    rounds = replay_rounds(game=match.game, names=names, perspective=perspective, log=log)
     return marks_attach(rounds, marks)
 
 
