@@ -1,0 +1,85 @@
+"""The pages a newcomer meets first, photographed at desktop and phone widths: each game's table
+on a phone, a finished table, and the new-match form. Each must fit its width (no sideways
+scroll); with ``PARLOUR_SCREENSHOTS=1`` the pictures go to ``docs/screenshots/``
+(``faraway-phone.png``, ``gulliver-phone.png``, ``finished[-phone].png``,
+``match-new[-phone].png``).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from tests import factories
+from tests.functional.pages import log_in
+from tests.functional.test_screenshots import (
+    CASES,
+    DESKTOP,
+    PHONE,
+    open_table,
+    overflowing,
+    screenshot_path,
+)
+
+pytestmark = [pytest.mark.browser]
+VIEWPORTS = pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+
+
+def _suffix(viewport: dict[str, int]) -> str:
+    return "" if viewport == DESKTOP else "-phone"
+
+
+@pytest.mark.django_db(transaction=True, reset_sequences=True)
+@pytest.mark.parametrize("game", sorted(CASES))
+def test_a_table_on_a_phone_is_photographed(
+    game: str, live_server, make_context, tmp_path: Path
+) -> None:
+    page, view = open_table(game, live_server.url, make_context, PHONE)
+    assert page.locator("#turn-line").inner_text().strip() == "Your turn"
+    assert page.locator("#hand [data-card]").count() == len(view["hand"])
+    assert overflowing(page) == []
+    page.screenshot(
+        path=str(screenshot_path(f"{game}-phone", tmp_path)), full_page=True, animations="disabled"
+    )
+
+
+@pytest.mark.django_db(transaction=True, reset_sequences=True)
+@VIEWPORTS
+def test_a_finished_table_is_photographed(
+    viewport: dict[str, int], live_server, make_context, tmp_path: Path
+) -> None:
+    people = [factories.user_make(name) for name in ("jo", "bessie", "fanny")]
+    match = factories.match_make(game="faraway", players=people)
+    factories.play_random(match, random.Random(3))
+    match.refresh_from_db()
+    assert match.status == "finished"
+    page = make_context(viewport=viewport).new_page()
+    log_in(page, live_server.url, "jo")
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    expect(page.locator("#outcome")).to_be_visible()
+    expect(page.locator('#rating-changes[data-rating-status="rated"]')).to_be_visible()
+    assert overflowing(page) == []
+    page.screenshot(
+        path=str(screenshot_path(f"finished{_suffix(viewport)}", tmp_path)),
+        full_page=True,
+        animations="disabled",
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+@VIEWPORTS
+def test_the_new_match_form_is_photographed(
+    viewport: dict[str, int], live_server, make_context, tmp_path: Path
+) -> None:
+    factories.user_make("jo")
+    page = make_context(viewport=viewport).new_page()
+    log_in(page, live_server.url, "jo")
+    page.goto(f"{live_server.url}/matches/new/")
+    expect(page.locator("form button[type=submit]").first).to_be_visible()
+    assert overflowing(page) == []
+    page.screenshot(
+        path=str(screenshot_path(f"match-new{_suffix(viewport)}", tmp_path)), full_page=True
+    )
