@@ -119,7 +119,9 @@ def test_every_page_kind_has_readable_text(
     base = live_server.url
     found: list[str] = []
 
-    page = make_context(viewport=viewport).new_page()
+    context = make_context(viewport=viewport)
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base)
+    page = context.new_page()
     _check(page, "home, signed out", f"{base}/", found)
     _check(page, "login", f"{base}/accounts/login/", found)
     _check(page, "register", f"{base}/accounts/register/", found)
@@ -148,7 +150,9 @@ def test_every_page_kind_has_readable_text(
     _check(page, "new match", f"{base}/matches/new/", found)
     for game in ("faraway", "gulliver"):
         _check(page, f"table waiting ({game})", f"{base}/matches/{site.waiting[game].pk}/", found)
-        expect(page.locator("#invite-link")).to_be_visible()
+        page.get_by_role("button", name="Copy the invite link").click()
+        expect(page.locator("#invite-link ~ [role=status]")).to_have_text("Copied")
+        found.extend(_violations(page, f"table waiting, link copied ({game})"))
         _check(page, f"table in play ({game})", f"{base}/matches/{site.running[game].pk}/", found)
         finished = f"{base}/matches/{site.finished[game].pk}/"
         page.goto(finished)
@@ -161,6 +165,13 @@ def test_every_page_kind_has_readable_text(
         _check(page, f"replay at the deal ({game})", f"{replay}?ply=0&as=all", found)
         _check(page, f"replay ({game})", f"{replay}?ply=5&as=0", found)
         _check(page, f"replay at the end ({game})", f"{replay}?ply={last}&as=all", found)
+        # What the scripts show: the copy button's "Copied", autoplay's "Pause".
+        page.get_by_role("button", name="Copy link to this position").click()
+        expect(page.locator("#replay-share [role=status]")).to_have_text("Copied")
+        page.locator("#replay-play").click()
+        expect(page.locator("#replay-play")).to_have_text("Pause")
+        found.extend(_violations(page, f"replay, copied and playing ({game})"))
+        page.locator("#replay-play").click()
     _check(page, "analysis", f"{base}/matches/{site.analysed.pk}/replay/?ply=3&as=all", found)
     expect(page.locator("#analysis")).to_have_attribute("data-status", "done")
     _check(
