@@ -1,25 +1,66 @@
 // The replay viewer's keyboard, autoplay and move-list marker. Every control is a plain link
-// that htmx turns into a swap of #replay-frame (pushing its URL); this script only clicks those
-// links for the keys and the autoplay timer, so nothing here decides what a frame shows.
+// that htmx turns into a swap of #replay-frame (pushing its URL); the keys and the autoplay
+// timer move a target ply kept here, and the frame is fetched toward it, so nothing here
+// decides what a frame shows.
+//
+// Every key press counts, however fast they come: each moves the target at once (from the
+// target, not from the frame on screen, which may still be on its way), and one request at a
+// time fetches the target's frame. When an answer lands while the target has moved on, the
+// next request asks for the new target, so the last frame swapped in (and the URL the server
+// pushes with it) is the target's.
 (function () {
   "use strict";
   var timer = null;
+  var target = null;  // the ply asked for by the keys or the timer; null: the frame shown
+  var fetching = false;  // a frame request of ours is on its way
+  var asking = false;  // true only while htmx starts our own request
 
   function frame() { return document.getElementById("replay-frame"); }
-  // A frame swapped in a moment ago may not be processed by htmx yet (a held arrow key comes
-  // that fast), so the keys and the timer ask htmx directly; the answer pushes its own URL.
-  function step(id) {
-    var link = document.getElementById(id);
-    if (!link || link.tagName !== "A") return false;
-    if (window.htmx) {
-      window.htmx.ajax("GET", link.getAttribute("href"), {
-        source: link, target: "#replay-frame", swap: "outerHTML"
-      });
-    } else {
-      link.click();
+  function shown() { var f = frame(); return f ? Number(f.dataset.ply) : 0; }
+  function wanted() { return target === null ? shown() : target; }
+
+  function frameUrl(f, ply) {
+    return f.dataset.url + "?ply=" + ply + "&as=" + encodeURIComponent(f.dataset.as);
+  }
+
+  // Ask for the target's frame unless a request of ours is on its way (its answer asks again).
+  function chase() {
+    var f = frame();
+    if (fetching || target === null || !f) return;
+    if (Number(f.dataset.ply) === target) { target = null; return; }
+    if (!window.htmx) { window.location.assign(frameUrl(f, target)); return; }
+    fetching = true;
+    asking = true;
+    var done = function () {
+      fetching = false;
+      // The same frame still there: the answer was refused or lost (request_errors.js says
+      // so); stop rather than ask again and again.
+      if (frame() === f) target = null;
+      else chase();
+    };
+    try {
+      window.htmx.ajax("GET", frameUrl(f, target), {
+        source: f, target: "#replay-frame", swap: "outerHTML"
+      }).then(done, done);
+    } finally {
+      asking = false;
     }
+  }
+
+  // Move the target to ``ply`` (kept within the match) and fetch toward it.
+  function go(ply) {
+    var f = frame();
+    if (!f) return false;
+    target = Math.max(0, Math.min(ply, Number(f.dataset.last)));
+    chase();
     return true;
   }
+
+  // A click on a control, a move-list line or a perspective takes over from the keys.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var into = event.detail && event.detail.target;
+    if (!asking && into && into.id === "replay-frame") target = null;
+  });
 
   var play = document.getElementById("replay-play");
   var speed = document.getElementById("replay-speed");
@@ -32,9 +73,11 @@
   }
   function start() {
     var f = frame();
-    if (f && f.dataset.ply === f.dataset.last) step("replay-first");
+    if (f && wanted() >= Number(f.dataset.last)) go(0);
     timer = window.setInterval(function () {
-      if (!step("replay-next")) stop();
+      var g = frame();
+      if (!g || wanted() >= Number(g.dataset.last)) stop();
+      else go(wanted() + 1);
     }, Number(speed ? speed.value : 1000));
     if (play) { play.textContent = "Pause"; play.setAttribute("aria-pressed", "true"); }
   }
@@ -44,7 +87,12 @@
   if (play) play.addEventListener("click", toggle);
   if (speed) speed.addEventListener("change", function () { if (timer !== null) { stop(); start(); } });
 
-  var keys = { ArrowLeft: "replay-prev", ArrowRight: "replay-next", Home: "replay-first", End: "replay-last" };
+  var keys = {
+    ArrowLeft: function () { return wanted() - 1; },
+    ArrowRight: function () { return wanted() + 1; },
+    Home: function () { return 0; },
+    End: function () { var f = frame(); return f ? Number(f.dataset.last) : 0; }
+  };
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     var tag = (event.target && event.target.tagName) || "";
@@ -58,7 +106,7 @@
     if (keys[event.key]) {
       event.preventDefault();
       if (event.key !== "ArrowRight") stop();
-      step(keys[event.key]);
+      go(keys[event.key]());
     }
   });
 
