@@ -18,6 +18,23 @@ class RegisterForm(UserCreationForm):
         model = User
         fields = ("username", "email")
 
+    def validate_password_for_user(
+        self, user: User, password_field_name: str = "password1"
+    ) -> None:
+        """A weak password's message under the password field, where it was typed (Django's
+        form puts it under the confirmation)."""
+        super().validate_password_for_user(user, password_field_name=password_field_name)
+
+    def keep_fine_passwords(self) -> None:
+        """After a refusal for another field only (a username taken, an address mistyped), the
+        passwords typed are shown again rather than emptied; a password at fault is emptied,
+        both fields, as a new one must be typed twice anyway. The page that carries them is
+        never stored (the view sends ``Cache-Control: no-store``)."""
+        if any(name in self.errors for name in ("password1", "password2")):
+            return
+        for name in ("password1", "password2"):
+            self.fields[name].widget.render_value = True
+
 
 class NotificationSettingsForm(forms.ModelForm):
     """The two kinds of mail, each on or off."""

@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import PasswordResetView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseStopPolling
@@ -22,11 +23,13 @@ from games.selectors.notifications import awaited_count
 from games.selectors.ratings import profile_ratings
 
 
+@never_cache  # a refused form may carry the passwords typed: no cache or history keeps it
 @require_http_methods(["GET", "POST"])
 def register(request: HttpRequest) -> HttpResponse:
     """Create an account and sign in. Every POST counts against the address's registration limit
     (valid or not: the form also tells whether a username is taken); over it, the form page
-    again with the message, a 429, and no account made."""
+    again with the message, a 429, and no account made. A refusal keeps what was fine, the
+    passwords included when neither is at fault (``RegisterForm.keep_fine_passwords``)."""
     if request.user.is_authenticated:
         return redirect("lobby")
     if request.method == "POST":
@@ -42,6 +45,8 @@ def register(request: HttpRequest) -> HttpResponse:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome to Parlour, {user.username}.")
         return redirect("lobby")
+    if request.method == "POST":
+        form.keep_fine_passwords()
     status = 400 if request.method == "POST" else 200
     return render(request, "accounts/register.html", {"form": form}, status=status)
 
