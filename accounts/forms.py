@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
@@ -34,6 +36,28 @@ class RegisterForm(UserCreationForm):
             return
         for name in ("password1", "password2"):
             self.fields[name].widget.render_value = True
+
+
+class EmailAddressForm(forms.Form):
+    """The address mail goes to, added or changed from the notifications page: a valid address
+    that no other account uses. (Confirming it by a mailed link is issue 25's.)"""
+
+    email = forms.EmailField(label="E-mail address", max_length=254)
+
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_email(self) -> str:
+        email = User.objects.normalize_email(self.cleaned_data["email"])
+        others = User.objects.filter(email__iexact=email).exclude(pk=self.user.pk)
+        if others.exists():
+            raise forms.ValidationError("Another account uses that address: choose another.")
+        return email
+
+    def save(self) -> None:
+        self.user.email = self.cleaned_data["email"]
+        self.user.save(update_fields=["email"])
 
 
 class NotificationSettingsForm(forms.ModelForm):

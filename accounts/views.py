@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseStopPolling
 
 from accounts import notify, throttling
-from accounts.forms import NotificationSettingsForm, RegisterForm
+from accounts.forms import EmailAddressForm, NotificationSettingsForm, RegisterForm
 from games.filters import HistoryFilters, page_number
 from games.presentation.ratings import rating_lines
 from games.presentation.results import form_entries, head_to_head_lines, history_lines
@@ -118,22 +118,34 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     )
 
 
+EMAIL_FORM = "email"  # the ``form`` value of the address's form; any other POST is the boxes'
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def notification_settings(request: HttpRequest) -> HttpResponse:
-    """``/accounts/notifications/``: turn each kind of mail on or off."""
+    """``/accounts/notifications/``: turn each kind of mail on or off, and add or change the
+    address the mail goes to (two forms on one page; a POST is the address's when its ``form``
+    says so)."""
     instance = notify.settings_for(request.user.pk)
-    data = request.POST if request.method == "POST" else None  # all boxes off: an empty POST
-    form = NotificationSettingsForm(data, instance=instance)
-    if request.method == "POST":
-        if form.is_valid():
-            form.save()
-            messages.success(request, "Your notification settings are saved.")
+    posted = request.POST if request.method == "POST" else None
+    for_email = posted is not None and posted.get("form") == EMAIL_FORM
+    # All boxes off: an empty POST.
+    form = NotificationSettingsForm(None if for_email else posted, instance=instance)
+    email_form = EmailAddressForm(
+        posted if for_email else None, user=request.user, initial={"email": request.user.email}
+    )
+    if posted is not None:
+        bound = email_form if for_email else form
+        if bound.is_valid():
+            bound.save()
+            saved = "Your e-mail address is saved." if for_email else None
+            messages.success(request, saved or "Your notification settings are saved.")
             return redirect("notification_settings")
         status = 400
     else:
         status = 200
-    context = {"form": form, "has_email": bool(request.user.email)}
+    context = {"form": form, "email_form": email_form, "has_email": bool(request.user.email)}
     return render(request, "accounts/notifications.html", context, status=status)
 
 
