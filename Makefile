@@ -24,6 +24,7 @@ demo: migrate
 	$(PY) manage.py demo_accounts
 
 # Embedded default: SQLite, a real Celery worker and beat on kombu's filesystem broker (no Redis).
+# DEBUG off (the site's own error pages); PARLOUR_DEBUG=1 make run for Django's debug pages.
 run: demo
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	@echo "Parlour on http://$(HOST):$(PORT)/  (Ctrl-C stops web, worker and beat)"

@@ -8,12 +8,13 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import PasswordResetView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseStopPolling
 
 from accounts import notify, throttling
-from accounts.forms import NotificationSettingsForm, RegisterForm
+from accounts.forms import EmailAddressForm, NotificationSettingsForm, RegisterForm
 from games.filters import HistoryFilters, page_number
 from games.presentation.ratings import rating_lines
 from games.presentation.results import form_entries, head_to_head_lines, history_lines
@@ -22,11 +23,13 @@ from games.selectors.notifications import awaited_count
 from games.selectors.ratings import profile_ratings
 
 
+@never_cache  # a refused form may carry the passwords typed: no cache or history keeps it
 @require_http_methods(["GET", "POST"])
 def register(request: HttpRequest) -> HttpResponse:
     """Create an account and sign in. Every POST counts against the address's registration limit
     (valid or not: the form also tells whether a username is taken); over it, the form page
-    again with the message, a 429, and no account made."""
+    again with the message, a 429, and no account made. A refusal keeps what was fine, the
+    passwords included when neither is at fault (``RegisterForm.keep_fine_passwords``)."""
     if request.user.is_authenticated:
         return redirect("lobby")
     if request.method == "POST":
@@ -42,6 +45,8 @@ def register(request: HttpRequest) -> HttpResponse:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome to Parlour, {user.username}.")
         return redirect("lobby")
+    if request.method == "POST":
+        form.keep_fine_passwords()
     status = 400 if request.method == "POST" else 200
     return render(request, "accounts/register.html", {"form": form}, status=status)
 
@@ -113,22 +118,34 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     )
 
 
+EMAIL_FORM = "email"  # the ``form`` value of the address's form; any other POST is the boxes'
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def notification_settings(request: HttpRequest) -> HttpResponse:
-    """``/accounts/notifications/``: turn each kind of mail on or off."""
+    """``/accounts/notifications/``: turn each kind of mail on or off, and add or change the
+    address the mail goes to (two forms on one page; a POST is the address's when its ``form``
+    says so)."""
     instance = notify.settings_for(request.user.pk)
-    data = request.POST if request.method == "POST" else None  # all boxes off: an empty POST
-    form = NotificationSettingsForm(data, instance=instance)
-    if request.method == "POST":
-        if form.is_valid():
-            form.save()
-            messages.success(request, "Your notification settings are saved.")
+    posted = request.POST if request.method == "POST" else None
+    for_email = posted is not None and posted.get("form") == EMAIL_FORM
+    # All boxes off: an empty POST.
+    form = NotificationSettingsForm(None if for_email else posted, instance=instance)
+    email_form = EmailAddressForm(
+        posted if for_email else None, user=request.user, initial={"email": request.user.email}
+    )
+    if posted is not None:
+        bound = email_form if for_email else form
+        if bound.is_valid():
+            bound.save()
+            saved = "Your e-mail address is saved." if for_email else None
+            messages.success(request, saved or "Your notification settings are saved.")
             return redirect("notification_settings")
         status = 400
     else:
         status = 200
-    context = {"form": form, "has_email": bool(request.user.email)}
+    context = {"form": form, "email_form": email_form, "has_email": bool(request.user.email)}
     return render(request, "accounts/notifications.html", context, status=status)
 
 

@@ -32,7 +32,10 @@ def env_list(name: str, default: str = "") -> list[str]:
 
 # PARLOUR_PRODUCTION=1 turns on the hardened settings that ``check --deploy`` expects.
 PRODUCTION = env_bool("PARLOUR_PRODUCTION")
-DEBUG = env_bool("DEBUG", default=not PRODUCTION)
+# Django's debug pages (tracebacks, the yellow 404) are for developers who ask for them:
+# PARLOUR_DEBUG=1 (or the older DEBUG=1). Off by default, so ``make run`` shows what visitors
+# see, the site's own error pages; static files are served by WhiteNoise either way.
+DEBUG = env_bool("PARLOUR_DEBUG", default=env_bool("DEBUG"))
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if PRODUCTION:
@@ -228,6 +231,11 @@ STORAGES = {
         )
     },
 }
+
+# Outside production WhiteNoise also serves straight from the apps' and ``static/``'s files, so
+# a ``runserver`` with DEBUG off (the default) has its stylesheet and scripts without a
+# ``collectstatic``. Production serves only the collected, hashed files.
+WHITENOISE_USE_FINDERS = not PRODUCTION
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -69,9 +69,15 @@ class MatchNewForm(forms.Form):
         self.fields["num_players"].max_value = self.max_seats
         self.fields["num_players"].validators.append(MaxValueValidator(self.max_seats))
         self.fields["num_players"].widget.attrs["max"] = self.max_seats
+        # Only the chosen game's options are read: another game's, sent by a page without
+        # its script (every game's options show there), are ignored rather than validated.
+        chosen = self.data.get("game") if self.is_bound else None
+        known = isinstance(chosen, str) and chosen in {e.name for e in self.engines}
         for engine in self.engines:
             for option in engine.options:
                 self.fields[option.name] = option_field(option, engine)
+                if known and chosen != engine.name:
+                    self.fields[option.name].disabled = True
         # Seat 1 is yours, or a bot's while you watch; every other seat waits for a person
         # unless a bot takes it. Seats beyond the chosen count are ignored.
         self.fields["seat_0"] = forms.ChoiceField(

@@ -140,6 +140,9 @@ class Engine(ABC):
     has_rounds: bool = False
     # One line on the home page: what the game is about.
     summary: str = ""
+    # What a seat's final score (``outcome``'s ``scores``) counts, for pages that show scores
+    # (a profile's average score): one phrase, read beside the figure.
+    score_help: str = ""
     # What a table's creator may choose (the new-match form offers these, per game).
     options: tuple[Option, ...] = ()
     # Options that fix hidden cards (a stacked pack, for tests and studies): a record of a

@@ -331,6 +331,7 @@ class FarawayEngine(Engine):
         "A race to climb the story from the Enchanted Wood to the Land of Birthdays: lay your"
         " story cards 1 to 9 in order, and hold others back with penalties."
     )
+    score_help = "story cards in the row at the end, 0 to 9 (the first to lay a 9 wins)"
 
     # -- setting up -------------------------------------------------------------------------
 

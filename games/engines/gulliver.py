@@ -275,6 +275,7 @@ class GulliverEngine(Engine):
         "Every card is a word and the table builds sentences together: add words to the"
         " sentence, and complete one of seven words or more to take it."
     )
+    score_help = "the final standing: points won less penalties (it can be below zero)"
     options = (
         Option(
             "target",

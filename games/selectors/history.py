@@ -235,6 +235,7 @@ class GameStats:
 
     game: str
     title: str  # the game's title, from its engine
+    score_help: str  # what a score counts, from its engine
     played: int
     won: int
     lost: int
@@ -303,6 +304,7 @@ def _game_stats(seats: QuerySet[Seat]) -> list[GameStats]:
         GameStats(
             game=r["match__game"],
             title=get_engine(r["match__game"]).title,
+            score_help=get_engine(r["match__game"]).score_help,
             played=r["played"],
             won=r["won"],
             lost=r["lost"],

@@ -68,14 +68,18 @@ class BoardRow:
     provisional: bool
 
 
+def _listing_cutoff(now: datetime.datetime | None) -> datetime.datetime:
+    """A listed person's newest rated match finished after this."""
+    return (now or timezone.now()) - datetime.timedelta(days=LEADERBOARD_RECENT_DAYS)
+
+
 def leaderboard_rows(*, game: str, now: datetime.datetime | None = None) -> QuerySet[Rating]:
     """The leaderboard's rows in order: people with at least 5 rated matches, one of them
     finished in the last 90 days, and every rated bot level, best conservative rating first."""
-    cutoff = (now or timezone.now()) - datetime.timedelta(days=LEADERBOARD_RECENT_DAYS)
     people = Q(
         user__isnull=False,
         matches__gte=LEADERBOARD_MIN_MATCHES,
-        last_played_at__gte=cutoff,
+        last_played_at__gte=_listing_cutoff(now),
     )
     bots = Q(bot_level__isnull=False, matches__gt=0)
     return (
@@ -104,6 +108,53 @@ def leaderboard(*, game: str, page: int = 1, now: datetime.datetime | None = Non
         for i, r in enumerate(result.object_list)
     ]
     return result
+
+
+@dataclass(frozen=True)
+class OwnStanding:
+    """Where a person stands at a game's leaderboard when it does not list them.
+
+    ``ordinal`` is ``None`` before their first rated match. ``matches_needed``: rated matches
+    still to play to reach the listing's minimum; ``recent_needed``: they have enough, but none
+    finished in the last 90 days, so one more rated match lists them again.
+    """
+
+    ordinal: int | None
+    matches: int
+    provisional: bool
+    matches_needed: int
+    recent_needed: bool
+
+
+def leaderboard_own_standing(
+    *, game: str, user: AbstractBaseUser, now: datetime.datetime | None = None
+) -> OwnStanding | None:
+    """``user``'s standing at ``game`` when the leaderboard does not list them, ``None`` when
+    it does (by ``leaderboard_rows``'s rule): one query, whether or not they are rated."""
+    rating = (
+        Rating.objects.filter(game=game, user_id=user.pk)
+        .only("mu", "sigma", "matches", "last_played_at")
+        .first()
+    )
+    if rating is None:
+        return OwnStanding(
+            ordinal=None,
+            matches=0,
+            provisional=True,
+            matches_needed=LEADERBOARD_MIN_MATCHES,
+            recent_needed=False,
+        )
+    needed = max(0, LEADERBOARD_MIN_MATCHES - rating.matches)
+    recent = rating.last_played_at is not None and rating.last_played_at >= _listing_cutoff(now)
+    if not needed and recent:
+        return None
+    return OwnStanding(
+        ordinal=skill.display_ordinal(rating.mu, rating.sigma),
+        matches=rating.matches,
+        provisional=skill.is_provisional(rating.matches),
+        matches_needed=needed,
+        recent_needed=not needed and not recent,
+    )
 
 
 @dataclass(frozen=True)

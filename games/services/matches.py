@@ -95,7 +95,7 @@ def match_join(*, match: Match, user: AbstractBaseUser) -> Seat:
         if held is not None:
             return held
         if locked.status != Match.Status.WAITING:
-            raise JoinRejected("This match has already started; you can watch it.", status=409)
+            raise JoinRejected("This match has already started: every seat is taken.", status=409)
         taken = {s.index for s in seats}
         free = [i for i in range(locked.num_players) if i not in taken]
         if not free:

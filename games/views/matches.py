@@ -21,6 +21,7 @@ from games.selectors import (
     lobby_watchable_matches,
     match_seats,
     match_table,
+    match_visible,
     seat_of,
     user_matches,
     user_matches_page,
@@ -90,11 +91,15 @@ def match_invite(request: HttpRequest, token: str) -> HttpResponse:
     not (the link is the invitation)."""
     match = get_object_or_404(Match, invite_token=token)
     if request.method == "POST":
-        return _join(request, match)
+        # A refused seat comes back here (the page says why) rather than to the table, which
+        # a private match's non-member may not see.
+        return _join(request, match, refused_to=request.path)
     seats = match_seats(match_id=match.pk)
     if seat_of(seats, request.user) is not None:
         return redirect("match_detail", pk=match.pk)
     context = table_page(match_table(match=match, seat=None, seats=seats, creator=True))
+    # Only a link that answers: the table is offered to those who may see it.
+    context["may_watch"] = match_visible(match=match, seats=seats, user=request.user)
     return render(request, "games/match_invite.html", context)
 
 
@@ -109,11 +114,14 @@ def match_join_open(request: HttpRequest, pk: int) -> HttpResponse:
     return _join(request, match)
 
 
-def _join(request: HttpRequest, match: Match) -> HttpResponse:
+def _join(request: HttpRequest, match: Match, *, refused_to: str | None = None) -> HttpResponse:
+    """Take a seat, then the table; a refusal goes to ``refused_to`` when given."""
     try:
         seat = match_join(match=match, user=request.user)
     except Rejected as exc:
         messages.error(request, exc.message)
+        if refused_to is not None:
+            return redirect(refused_to)
     else:
         messages.success(request, f"You sit at seat {seat.index + 1}.")
     return redirect("match_detail", pk=match.pk)

@@ -381,6 +381,9 @@ def embedded_site(tmp_path: Path) -> Iterator[Site]:
             "CELERY_BROKER_URL",
             "PARLOUR_PRODUCTION",
             "SQLITE_BUSY_TIMEOUT",
+            # make run leaves debug mode to developers who ask for it (PARLOUR_DEBUG=1).
+            "DEBUG",
+            "PARLOUR_DEBUG",
         }
     }
     env.update(
@@ -590,3 +593,26 @@ def test_web_and_worker_share_one_sqlite_file_without_a_500(embedded_site: Site)
     # only counted: whether a Gulliver round ends within the time depends on the cards.
     assert bot_moves > 0, "the worker played no bot's move"
     assert "Task games.bot_turn[" in worker_log
+
+
+def test_a_private_match_is_the_sites_own_404_under_make_run(embedded_site: Site) -> None:
+    """What a newcomer meets first: a stranger at a private match's address gets the site's
+    404 page (its look, a way home), never Django's technical debug page, and the stylesheet is
+    served without DEBUG (WhiteNoise)."""
+    site = embedded_site
+    tally = Tally()
+    ann, bea = Person(site.base_url, "ann", tally), Person(site.base_url, "bea", tally)
+    ann.log_in()
+    bea.log_in()
+    pk = ann.match_new("faraway", ["me", "person"], visibility="private")
+    assert ann.open_table(pk).status == "waiting"
+
+    status, page, _ = bea.request("detail", "GET", f"/matches/{pk}/")
+    assert status == 404
+    assert "There is no such page" in page
+    assert 'class="site-header"' in page and "css/parlour.css" in page
+    for debug in ("DEBUG = True", "technical_404", "Django tried these URL patterns", "Raised by"):
+        assert debug not in page
+    with urllib.request.urlopen(site.base_url + "/static/css/parlour.css", timeout=10) as css:
+        assert css.status == 200 and b"site-header" in css.read()
+    assert not log_faults(site.server_log), "\n".join(log_faults(site.server_log))

@@ -6,9 +6,13 @@ With ``PARLOUR_SCREENSHOTS=1`` the pages are photographed into ``docs/screenshot
 
 from __future__ import annotations
 
+import colorsys
+import re
+
 import pytest
 from playwright.sync_api import expect
 
+from games.engines import get_engine
 from tests import factories
 from tests.functional.pages import log_in
 from tests.functional.test_screenshots import DESKTOP, PHONE, overflowing, screenshot_path
@@ -81,3 +85,34 @@ def test_a_profile_fits(live_server, make_context, viewport, tmp_path):
     assert overflowing(page) == []
     name = "profile" if viewport == DESKTOP else "profile-phone"
     page.screenshot(path=str(screenshot_path(name, tmp_path)), full_page=True)
+
+
+def _hue(css_colour: str) -> float:
+    """The hue, in degrees, of a computed ``rgb(r, g, b)`` colour."""
+    red, green, blue = (int(x) / 255 for x in re.findall(r"\d+", css_colour)[:3])
+    return colorsys.rgb_to_hsv(red, green, blue)[0] * 360
+
+
+def test_in_play_has_its_own_colour_and_a_score_says_what_it_counts(live_server, make_context):
+    """The words "In play" are not coloured like "Lost" (nor like any result); the profile's average
+    score is read beside what a score counts in that game (the engine's ``score_help``)."""
+    _book()
+    page = make_context(viewport=DESKTOP).new_page()
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/history/")
+    expect(page.locator(".history-row")).to_have_count(4)
+
+    def colour(result: str) -> str:
+        cell = page.locator(f'.history-row[data-result="{result}"] .hr-result').first
+        return cell.evaluate("el => getComputedStyle(el).color")
+
+    hues = {result: _hue(colour(result)) for result in ("won", "lost", "drawn", "in_play")}
+    for result in ("won", "lost", "drawn"):
+        # Not merely another shade: the old "In play" was a lighter red beside Lost's red.
+        apart = abs(hues["in_play"] - hues[result])
+        assert min(apart, 360 - apart) >= 45, hues
+
+    page.goto(f"{live_server.url}/players/ann/")
+    for game in ("faraway", "gulliver"):
+        help_text = get_engine(game).score_help
+        expect(page.locator(f'#score-help dd[data-game="{game}"]')).to_have_text(help_text)

@@ -109,8 +109,14 @@ def test_a_third_game_plugs_into_every_page(
     history = ann_client.get("/history/", {"game": name}).content.decode()
     assert f'data-match-id="{match.pk}"' in history and third_game.title in history
     assert ann_client.get("/matches/").status_code == 200
-    assert ann_client.get("/players/bea/").status_code == 200
+    profile = ann_client.get("/players/bea/")
+    assert profile.status_code == 200 and third_game.score_help in profile.content.decode()
     assert ann_client.get(f"/leaderboard/{name}/").status_code == 200
+
+
+@pytest.mark.parametrize("game", ENGINE_NAMES)
+def test_every_registered_game_says_what_its_score_counts(game):
+    assert get_engine(game).score_help.strip()
 
 
 def test_the_games_option_names_are_distinct():

@@ -89,3 +89,32 @@ def test_the_embedded_sqlite_holds_a_writer_beside_another(tmp_path):
 def test_postgresql_gets_none_of_the_sqlite_options(tmp_path):
     url = os.environ["DATABASE_URL"]
     assert _connection_facts(tmp_path, DATABASE_URL=url) == ["postgresql", "-", "-", "-"]
+
+
+def _debug_in_a_fresh_process(tmp_path: Path, **extra: str) -> str:
+    env = {**os.environ, "PARLOUR_DATA_DIR": str(tmp_path), **extra}
+    for name in ("DEBUG", "PARLOUR_DEBUG", "PARLOUR_PRODUCTION", "DJANGO_SETTINGS_MODULE"):
+        if name not in extra:
+            env.pop(name, None)
+    script = (
+        "import django; from django.conf import settings; django.setup(); print(settings.DEBUG)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env={**env, "DJANGO_SETTINGS_MODULE": "config.settings"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.split()[-1]
+
+
+def test_debug_is_off_by_default_and_on_for_a_developer_who_asks(tmp_path):
+    """The embedded default (``make run``) shows the site's own error pages; Django's debug
+    pages are one variable away (README, docs/hardening.md)."""
+    assert _debug_in_a_fresh_process(tmp_path) == "False"
+    assert _debug_in_a_fresh_process(tmp_path, PARLOUR_DEBUG="1") == "True"
+    assert _debug_in_a_fresh_process(tmp_path, DEBUG="1") == "True"
+    assert _debug_in_a_fresh_process(tmp_path, PARLOUR_DEBUG="0", DEBUG="1") == "False"
