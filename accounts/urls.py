@@ -1,8 +1,9 @@
 from django.urls import include, path
 
-from accounts import views
+from accounts import account_page, views
 
 urlpatterns = [
+    path("", account_page.account, name="account"),
     path("register/", views.register, name="register"),
     path("profile/", views.profile_self, name="profile_self"),
     path("notifications/", views.notification_settings, name="notification_settings"),

@@ -99,6 +99,7 @@ MATRIX_TEXT = [
     ("own profile",        "GET",    "/accounts/profile/",                  L, 302, 302, 302, 302),
     ("old profile link",   "GET",    "/accounts/ann/",                    301, 301, 301, 301, 301),
     ("notice settings",    "GET",    "/accounts/notifications/",            L, 200, 200, 200, 200),
+    ("account page",       "GET",    "/accounts/",                          L, 200, 200, 200, 200),
     ("turn badge (poll)",  "GET hx", "/accounts/badge/",                  286, 200, 200, 200, 200),
     # The unsubscribe link needs no sign-in: its signed token is the proof.
     ("unsubscribe page",   "GET",    "/accounts/unsubscribe/{unsub}/",    200, 200, 200, 200, 200),

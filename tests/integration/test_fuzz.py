@@ -86,6 +86,7 @@ SITE_ROUTES: dict[str, dict[str, str]] = {
     "register": {},
     "profile_self": {},
     "notification_settings": {},
+    "account": {},
     "turn_badge": {},
     "unsubscribe": {"token": "unsubscribe"},
     "login": {},

@@ -1,0 +1,55 @@
+"""The account page (``/accounts/``): everything a person can do to their own account, in one
+place, one section each.
+
+A section is a template under ``templates/accounts/account/`` and a function that gives its
+context from the request. ``SECTIONS`` lists them in page order; a capability that adds to the
+account (a time zone, holidays, closing it) adds its section here and keeps its forms and
+views in a module of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from accounts import notify
+from accounts.models import NotificationSettings
+
+
+@dataclass(frozen=True)
+class Section:
+    template: str
+    context: Callable[[HttpRequest], dict[str, Any]]
+
+
+def identity_context(request: HttpRequest) -> dict[str, Any]:
+    """The name and the e-mail address, and where each is changed."""
+    return {"username": request.user.get_username(), "email": request.user.email}
+
+
+def notifications_context(request: HttpRequest) -> dict[str, Any]:
+    """Which mails are on (the full choice is on the notifications page)."""
+    chosen = notify.settings_for(request.user.pk)
+    fields = [NotificationSettings._meta.get_field(name) for name in notify.KINDS.values()]
+    on = [field.verbose_name for field in fields if getattr(chosen, field.name)]
+    return {"mails_on": on, "has_email": bool(request.user.email)}
+
+
+SECTIONS: tuple[Section, ...] = (
+    Section("accounts/account/_identity.html", identity_context),
+    Section("accounts/account/_notifications.html", notifications_context),
+)
+
+
+@login_required
+@require_GET
+def account(request: HttpRequest) -> HttpResponse:
+    """``/accounts/``: one section per thing the person may do to their account."""
+    sections = [(section.template, section.context(request)) for section in SECTIONS]
+    return render(request, "accounts/account.html", {"sections": sections})
