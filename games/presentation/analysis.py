@@ -103,6 +103,18 @@ class AnalysisReport:
     chart: AnalysisChart | None
 
 
+def duration_text(seconds: float) -> str:
+    """An analysis's expected length in words ("about 20 seconds", "about 3 minutes"), from
+    ``games.services.analysis.analysis_estimate_s``."""
+    if seconds < 10:
+        return "a few seconds"
+    if seconds < 55:
+        return f"about {max(10, 5 * round(seconds / 5))} seconds"
+    if seconds < 90:
+        return "about a minute"
+    return f"about {round(seconds / 60)} minutes"
+
+
 def mark_of(decision: Decision, names: list[str], viewer: int | None) -> DecisionMark:
     """One judged decision in words; "your" for the viewer's own seat."""
     cost = decision.cost or 0.0

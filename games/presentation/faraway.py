@@ -27,6 +27,17 @@ if TYPE_CHECKING:
     from games.logs import LogEntry
 
 CARD_TEMPLATE = "games/_card_faraway.html"
+# How each digit reads turned half round (2, 3, 4, 5 and 7 read as no digit).
+_TURNED_DIGITS = {"0": "0", "1": "1", "6": "9", "8": "8", "9": "6"}
+
+
+def corner_css(number: int) -> str:
+    """The class of a card corner printing ``number``: underlined when the number turned upside
+    down reads as another one (a 6 and a 9), as printed cards mark them."""
+    digits = str(number)
+    turned = "".join(_TURNED_DIGITS.get(d, "?") for d in reversed(digits))
+    ambiguous = "?" not in turned and turned != digits and not turned.startswith("0")
+    return "corner underlined" if ambiguous else "corner"
 
 
 def face(code: str) -> dict[str, Any]:
@@ -37,6 +48,7 @@ def face(code: str) -> dict[str, Any]:
             "code": code,
             "template": CARD_TEMPLATE,
             "css": f"card fw fw-story fw-n{story.number}",
+            "corner_css": corner_css(story.number),
             "name": story.name,
             "flavour": story.flavour,
             "aria_label": f"{story.number} {story.name}",
@@ -47,6 +59,7 @@ def face(code: str) -> dict[str, Any]:
         "code": code,
         "template": CARD_TEMPLATE,
         "css": f"card fw fw-penalty fw-n{penalty.number}",
+        "corner_css": corner_css(penalty.number),
         "name": f"Miss {turns}",
         "flavour": penalty.flavour,
         "aria_label": f"Penalty {code}: on a {penalty.number}, miss {turns}",

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.models import AnalysedDecision, AnalysisStatus, Match, MatchAnalysis, Seat
+from games.models import AnalysedDecision, AnalysisStatus, Match, MatchAnalysis, Move, Seat
 from games.selectors.facts import SeatFacts, seat_facts
 
 
@@ -74,6 +74,17 @@ def analysis_of(match: Match) -> MatchAnalysis | None:
     if match.status != Match.Status.FINISHED:
         return None
     return MatchAnalysis.objects.filter(match_id=match.pk).first()
+
+
+def analysis_decision_plies(match_id: int) -> set[int]:
+    """The plies of the decisions people made, which an analysis judges: moves of a person's
+    seat, chosen by them (not made for them by the turn deadline). One query."""
+    rows = Move.objects.filter(
+        match_id=match_id,
+        auto=Move.Auto.CHOSEN,
+        seat__in=Seat.objects.filter(match_id=match_id, bot_level__isnull=True).values("index"),
+    )
+    return set(rows.values_list("ply", flat=True))
 
 
 def _decision(row: AnalysedDecision) -> Decision:

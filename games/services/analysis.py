@@ -33,6 +33,7 @@ from games.engines import get_engine, replay
 from games.models import AnalysedDecision, AnalysisStatus, Match, MatchAnalysis, Move, Seat
 from games.presentation import move_text
 from games.presentation.names import seat_names
+from games.selectors.analysis import analysis_decision_plies
 from games.selectors.facts import seat_facts
 from games.services.errors import Rejected
 
@@ -59,6 +60,13 @@ def analysis_budget() -> bots.Budget:
         time_ms=float(settings.PARLOUR_ANALYSIS_BUDGET_MS),
         iterations=settings.PARLOUR_ANALYSIS_ITERATIONS,
     )
+
+
+def analysis_estimate_s(decisions: int) -> float:
+    """About how many seconds a run takes to judge ``decisions`` decisions: each has the strong
+    bot's time budget (``analysis_budget``), which it uses up unless its deal cap stops it
+    first, so the whole is their product (a busy queue may start it later)."""
+    return decisions * analysis_budget().time_ms / 1000
 
 
 def analysis_may_request(*, match: Match, seats: Sequence[Seat], user: AbstractBaseUser) -> None:
@@ -136,7 +144,7 @@ def analysis_run(*, match_id: int, slice_s: float | None = None) -> MatchAnalysi
         if analysis is None or analysis.status == AnalysisStatus.DONE:
             return analysis
         match = analysis.match
-        plan = _decisions_of(match)
+        plan = analysis_decision_plies(match.pk)
         analysis.status = AnalysisStatus.RUNNING
         analysis.started_at = analysis.started_at or timezone.now()
         analysis.decisions_total = len(plan)
@@ -165,17 +173,6 @@ def analysis_run(*, match_id: int, slice_s: float | None = None) -> MatchAnalysi
             fields += ["status", "finished_at", "error"]
         analysis.save(update_fields=fields)
     return analysis
-
-
-def _decisions_of(match: Match) -> set[int]:
-    """The plies of the decisions people made: moves of a person's seat, chosen by them."""
-    people = set(
-        Seat.objects.filter(match_id=match.pk, bot_level__isnull=True).values_list(
-            "index", flat=True
-        )
-    )
-    rows = Move.objects.filter(match_id=match.pk, seat__in=people, auto=Move.Auto.CHOSEN)
-    return set(rows.values_list("ply", flat=True))
 
 
 def _judged_plies(analysis: MatchAnalysis) -> set[int]:

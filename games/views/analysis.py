@@ -20,12 +20,18 @@ from django.views.decorators.http import require_http_methods
 from django_ratelimit.core import get_usage
 
 from games.models import AnalysisStatus, Match, MatchAnalysis, Seat
-from games.presentation.analysis import analysis_report
+from games.presentation.analysis import analysis_report, duration_text
 from games.selectors import seat_of
-from games.selectors.analysis import analysis_data, analysis_facts, analysis_of
+from games.selectors.analysis import (
+    analysis_data,
+    analysis_decision_plies,
+    analysis_facts,
+    analysis_of,
+)
 from games.selectors.facts import match_facts
 from games.services.analysis import (
     AnalysisRefused,
+    analysis_estimate_s,
     analysis_may_request,
     analysis_needs_run,
     analysis_request,
@@ -117,15 +123,22 @@ def analysis_context(
             analysis_data(match=match, seats=seats, analysis=analysis),
             viewer=None if viewer is None else viewer.index,
         )
+    may_request = (
+        player
+        and match.status == Match.Status.FINISHED
+        and (analysis is None or analysis_needs_run(analysis))
+    )
     return {
         "match": match_facts(match),
         "analysis": analysis_facts(analysis),
         "analysis_report": report,
         "analysis_polling": analysis is not None and analysis.status in RUNNING_STATES,
-        "may_request": (
-            player
-            and match.status == Match.Status.FINISHED
-            and (analysis is None or analysis_needs_run(analysis))
+        "may_request": may_request,
+        # what the request form says it will take (one count, only where the form is shown)
+        "analysis_estimate": (
+            duration_text(analysis_estimate_s(len(analysis_decision_plies(match.pk))))
+            if may_request
+            else ""
         ),
         "is_player": player,
     }

@@ -1,15 +1,30 @@
 // Keyboard players keep their place: when htmx replaces the table while focus was inside it
 // (after their own move, or a poll), focus moves to the first offered move, else the turn line.
+// The notice under the header ("Match created...", "You sit at seat 2.") has been acted on once
+// the match begins or the person's move lands: it goes then (static/js/messages.js).
 (function () {
   "use strict";
   var focusWasInTable = false;
+  var statusBefore = null;
   function note() {
     var table = document.getElementById("table");
     if (table && table.contains(document.activeElement)) focusWasInTable = true;
   }
   // configRequest comes before htmx disables the clicked button (which drops its focus).
   document.addEventListener("htmx:configRequest", note);
-  document.addEventListener("htmx:beforeSwap", note);
+  document.addEventListener("htmx:beforeSwap", function () {
+    note();
+    var table = document.getElementById("table");
+    statusBefore = table ? table.dataset.status : null;
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var table = document.getElementById("table");
+    if (!table || !event.detail.target || event.detail.target.id !== "table") return;
+    var started = statusBefore === "waiting" && table.dataset.status !== "waiting";
+    var moved = event.detail.requestConfig && event.detail.requestConfig.verb === "post" &&
+      event.detail.xhr && event.detail.xhr.status === 200;
+    if ((started || moved) && window.parlourMessagesDismiss) window.parlourMessagesDismiss();
+  });
   document.addEventListener("htmx:afterSettle", function () {
     var lost = document.activeElement === document.body || !document.activeElement;
     if (!focusWasInTable || !lost) return;

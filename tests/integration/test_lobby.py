@@ -8,6 +8,7 @@ import pytest
 
 from games.engines import get_engine
 from games.models import Match, Seat
+from games.selectors.notifications import awaited_count
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -124,7 +125,8 @@ def _listed_ids(page: str) -> list[int]:
 def test_your_matches_come_a_page_at_a_time_and_the_title_is_plain(ann, bea, ann_client):
     made = {factories.match_make(players=[ann, bea], seed=seed).pk for seed in range(1, 24)}
     first = ann_client.get("/matches/").content.decode()
-    assert "<title>Lobby · Parlour</title>" in first
+    awaited = awaited_count(user_id=ann.pk)  # the tab's title leads with the badge's count
+    assert f"<title>({awaited}) Lobby · Parlour</title>" in first
     assert len(_listed_ids(first)) == 20 and "Page 1 of 2" in first
     assert 'href="/matches/?page=2"' in first
     second = ann_client.get("/matches/", {"page": "2"}).content.decode()

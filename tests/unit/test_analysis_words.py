@@ -13,6 +13,7 @@ from games.presentation.analysis import (
     WIDTH,
     PlayerSummary,
     analysis_chart,
+    duration_text,
     mark_of,
 )
 
@@ -69,3 +70,11 @@ def test_the_chart_puts_each_players_chances_inside_the_plot_by_move() -> None:
     assert ann.points == " ".join(f"{d.x},{d.y}" for d in ann.dots)
     assert "ann: about 50% after move 1, 100% after move 40" in chart.description
     assert analysis_chart(marks=[], summaries=summaries, last_ply=40) is None
+
+
+def test_an_analysis_length_is_worded_from_its_estimate() -> None:
+    assert duration_text(3) == "a few seconds"
+    assert duration_text(11) == "about 10 seconds"
+    assert duration_text(19) == "about 20 seconds"
+    assert duration_text(61) == "about a minute"
+    assert duration_text(200) == "about 3 minutes"
