@@ -90,7 +90,7 @@ def match_invite(request: HttpRequest, token: str) -> HttpResponse:
     not (the link is the invitation)."""
     match = get_object_or_404(Match, invite_token=token)
     if request.method == "POST":
-        return _join(request, match)
+        return _join(request, match, refused_to=("match_invite", token))
     seats = match_seats(match_id=match.pk)
     if seat_of(seats, request.user) is not None:
         return redirect("match_detail", pk=match.pk)
@@ -109,11 +109,17 @@ def match_join_open(request: HttpRequest, pk: int) -> HttpResponse:
     return _join(request, match)
 
 
-def _join(request: HttpRequest, match: Match) -> HttpResponse:
+def _join(
+    request: HttpRequest, match: Match, refused_to: tuple[str, str] | None = None
+) -> HttpResponse:
+    """Take a seat and go to the table; a refusal goes back to ``refused_to`` (a URL name and
+    its argument) when given, since a private table is a 404 to someone not seated at it."""
     try:
         seat = match_join(match=match, user=request.user)
     except Rejected as exc:
         messages.error(request, exc.message)
+        if refused_to is not None:
+            return redirect(refused_to[0], refused_to[1])
     else:
         messages.success(request, f"You sit at seat {seat.index + 1}.")
     return redirect("match_detail", pk=match.pk)
