@@ -7,9 +7,12 @@ import json
 import random
 import subprocess
 import sys
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
+from games import tasks
 from games.engines.records import record_verify
 from games.models import Match, Move, RatingChange, RatingStatus, Seat
 from games.services import (
@@ -17,6 +20,7 @@ from games.services import (
     bot_move_play,
     match_cancel,
     match_create,
+    match_deadline_enforce,
     match_join,
     match_leave,
     match_resign,
@@ -392,3 +396,40 @@ def test_leaving_a_begun_match_is_refused(ann, bea, bea_client):
     assert response.status_code == 409
     assert "you may resign instead" in response.content.decode()
     assert _fresh(match).seats.count() == 2
+
+
+# -- the background work around a resigned seat ------------------------------------------------
+
+
+def test_the_sweeper_finds_a_resigned_seats_lost_turn(ann, bea, cal, settings):
+    match = factories.match_make(game="faraway", players=[ann, bea, cal], seed=14)
+    mover = match.awaiting[0]
+    match_resign(match_id=match.pk, user=[ann, bea, cal][mover])  # its task never runs here
+    assert not Move.objects.filter(match=match, seat=mover).exclude(auto="resigned").exists()
+    settings.PARLOUR_SWEEP_AFTER = 0
+    assert tasks.sweep_stalled.apply(throw=True).get() == 1
+    played = Move.objects.filter(match=match, seat=mover, auto="resigned")
+    assert played.count() == 2  # the resignation and the bot's first move
+
+
+def test_a_passed_deadline_leaves_a_resigned_seat_to_the_bot(ann, bea, cal):
+    match = match_create(game="faraway", num_players=3, created_by=ann, deadline_days=1)
+    match_join(match=match, user=bea)
+    match_join(match=match, user=cal)
+    match.refresh_from_db()
+    mover = match.awaiting[0]
+    match_resign(match_id=match.pk, user=[ann, bea, cal][mover])
+    Match.objects.filter(pk=match.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
+    assert match_deadline_enforce(match=_fresh(match)) == 0  # the bot's task plays it
+    assert not Move.objects.filter(match=match, auto=Move.Auto.DEADLINE).exists()
+
+
+def test_a_resigned_seats_turn_is_no_longer_its_persons_turn(ann, bea, cal):
+    match = factories.match_make(game="faraway", players=[ann, bea, cal], seed=15)
+    person = [ann, bea, cal][match.awaiting[0]]
+    client = factories.client_for(person)
+    assert 'class="match-item your-turn"' in client.get("/matches/").content.decode()
+    match_resign(match_id=match.pk, user=person)  # the bot's task has not run yet
+    assert _fresh(match).awaiting == [_seat(match, person).index]
+    assert 'class="match-item your-turn"' not in client.get("/matches/").content.decode()
+    assert _seat(match, person).awaited_since is None
