@@ -11,7 +11,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from games.engines import get_engine
+from games.engines import Engine, get_engine
 from games.engines.resignation import resigned_outcome
 from games.engines.results import Standing
 from games.logs import EVENT_LOG_LENGTH, LogEntry
@@ -111,7 +111,7 @@ def match_table(
     if match.state is not None:
         engine = get_engine(match.game)
         state = engine.load(match.state)
-        view = _after_resignations(engine.view(state, index), engine.outcome(state), seats, seat)
+        view = _after_resignations(engine, state, engine.view(state, index), seats, seat)
         if appended is None:
             log = match_log(match=match, seat=index)
         else:
@@ -133,7 +133,7 @@ def match_table(
 
 
 def _after_resignations(
-    view: dict[str, Any], outcome: dict[str, Any], seats: Sequence[Seat], seat: Seat | None
+    engine: Engine, state: Any, view: dict[str, Any], seats: Sequence[Seat], seat: Seat | None
 ) -> dict[str, Any]:
     """``view`` as the site ends it after resignations (docs/leaving.md): a resigner's seat
     offers no move (the bot plays it), and a finished match shows its stored result, the
@@ -143,7 +143,7 @@ def _after_resignations(
     if seats[0].result is not None:  # the match is over: its standings are stored
         ordered = sorted(seats, key=lambda s: s.index)
         table = [Standing(s.result, s.score, s.rank) for s in ordered]
-        done = resigned_outcome(outcome, table)
+        done = resigned_outcome(engine.outcome(state), table)
         return {**view, "over": True, "outcome": done, "awaiting": [], "legal_moves": []}
     if seat is not None and seat.resigned_ply is not None:
         return {**view, "legal_moves": []}
