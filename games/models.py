@@ -65,6 +65,9 @@ class Match(models.Model):
         WAITING = "waiting", "Waiting for players"
         ACTIVE = "active", "In play"
         FINISHED = "finished", "Finished"
+        # Called off by its creator before it started; kept, not deleted, so the invite link
+        # and the seated people's lists can say so (docs/leaving.md).
+        CANCELLED = "cancelled", "Cancelled"
 
     game = models.CharField(max_length=20, choices=Game.choices)
     num_players = models.PositiveSmallIntegerField()
@@ -167,6 +170,9 @@ class Seat(models.Model):
     score = models.IntegerField(null=True, blank=True)
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     awaited_since = models.DateTimeField(null=True, blank=True)
+    # The ply of this seat's resignation entry (docs/leaving.md): from then on the greedy bot
+    # plays the seat, and the person ranks below everyone still playing. ``None``: not resigned.
+    resigned_ply = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["match", "index"]
@@ -194,6 +200,15 @@ class Seat(models.Model):
     def is_bot(self) -> bool:
         return self.bot_level is not None
 
+    @property
+    def resigned(self) -> bool:
+        return self.resigned_ply is not None
+
+    @property
+    def bot_plays(self) -> bool:
+        """A bot moves for this seat: a bot's seat, or a person's after they resigned."""
+        return self.bot_level is not None or self.resigned_ply is not None
+
 
 class Move(models.Model):
     """The append-only log: replaying ``new_game`` + every row by ply reproduces each
@@ -215,6 +230,7 @@ class Move(models.Model):
         CHOSEN = "", "Chosen by the seat"
         DEADLINE = "deadline", "Turn deadline passed"
         VOTE_CLOSED = "vote_closed", "Challenge vote closed"
+        RESIGNED = "resigned", "The seat's person resigned"
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
     ply = models.PositiveIntegerField()

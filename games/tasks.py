@@ -80,7 +80,11 @@ def sweep_stalled() -> int:
     with_rounds = [engine.name for engine in registered() if engine.has_rounds]
     candidates = (
         Match.objects.filter(status=Match.Status.ACTIVE, updated_at__lt=cutoff)
-        .filter(Q(seats__bot_level__isnull=False) | Q(game__in=with_rounds))
+        .filter(
+            Q(seats__bot_level__isnull=False)
+            | Q(seats__resigned_ply__isnull=False)  # the greedy bot plays a resigned seat
+            | Q(game__in=with_rounds)
+        )
         .values("pk")
     )
     # By id, so the join with seats needs no DISTINCT over the rows' JSON snapshots.
@@ -96,7 +100,7 @@ def sweep_stalled() -> int:
                 enqueue(round_next, match.pk, match.version, 0.0)
                 count += 1
             continue
-        bots = {s.index for s in match.seats.all() if s.bot_level is not None}
+        bots = {s.index for s in match.seats.all() if s.bot_plays}
         if bots.intersection(match.awaiting):
             enqueue(bot_turn, match.pk, match.version, 0.0)
             count += 1

@@ -1,7 +1,17 @@
 from django.urls import path
 
 from games import converters  # noqa: F401 - registers match_id
-from games.views import analysis, history, leaderboard, matches, pages, records, replay, table
+from games.views import (
+    analysis,
+    history,
+    leaderboard,
+    leaving,
+    matches,
+    pages,
+    records,
+    replay,
+    table,
+)
 
 urlpatterns = [
     path("", matches.home, name="home"),
@@ -13,6 +23,9 @@ urlpatterns = [
     path("matches/<match_id:pk>/join/", matches.match_join_open, name="match_join"),
     path("matches/<match_id:pk>/move/", table.match_move, name="match_move"),
     path("matches/<match_id:pk>/table/", table.match_table_poll, name="match_table"),
+    path("matches/<match_id:pk>/resign/", leaving.match_resign, name="match_resign"),
+    path("matches/<match_id:pk>/cancel/", leaving.match_cancel, name="match_cancel"),
+    path("matches/<match_id:pk>/leave/", leaving.match_leave, name="match_leave"),
     path("matches/<match_id:pk>/replay/", replay.match_replay, name="match_replay"),
     path("matches/<match_id:pk>/analysis/", analysis.match_analysis, name="match_analysis"),
     path("matches/<match_id:pk>/record.json", records.match_record_json, name="match_record"),

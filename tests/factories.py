@@ -16,7 +16,7 @@ from django.test import Client
 
 from games.engines import get_engine, records, replay
 from games.engines.base import seeded_rng
-from games.engines.results import standings
+from games.engines.resignation import is_resignation, resigned_order, resigned_standings
 from games.models import Match, Move
 from games.services import match_create, match_join, match_next_round, move_submit
 
@@ -138,15 +138,25 @@ def assert_replays(match: Match) -> Any:
     assert match.head_hash == (rows[-1].chain_hash if rows else replay.start_hash(*args))
     state = engine.new_game(match.num_players, match.seed, match.options)
     for state, row in zip(replay.frames(*args, entries), rows, strict=True):
-        assert engine.events(state) == row.events
+        if is_resignation(row.seat, row.payload):  # the site's entry: its own event
+            assert [(e["type"], e["seat"]) for e in row.events] == [("resign", row.seat)]
+        else:
+            assert engine.events(state) == row.events
         due = row.ply % Move.CHECKPOINT_EVERY == 0
         assert row.checkpoint == (engine.dump(state) if due else None)
     assert match.rounds == 1 + sum(1 for r in rows if r.seat is None)
     assert match.commitment == records.seed_commitment(match.salt, match.seed)
     assert engine.dump(state) == match.state
-    if engine.is_over(state):
-        table = standings(engine.outcome(state), match.num_players)
-        for seat in match.seats.all():
+    seats = list(match.seats.all())
+    resigned = resigned_order({s.index: s.resigned_ply for s in seats})
+    assert resigned == [r.seat for r in rows if is_resignation(r.seat, r.payload)]
+    if match.status == Match.Status.FINISHED:
+        over = engine.is_over(state)
+        assert over or resigned  # only resignations end a match before its game
+        table = resigned_standings(
+            engine.outcome(state), match.num_players, resigned, game_over=over
+        )
+        for seat in seats:
             got = (seat.result, seat.score, seat.rank, seat.awaited_since)
             want = table[seat.index]
             assert got == (want.result, want.score, want.rank, None)

@@ -31,11 +31,15 @@ from typing import Any
 
 from . import get_engine, replay
 from .base import Engine, IllegalMove, canonical_json
-from .results import Standing, standings
+from .resignation import ends_match, is_resignation, resigned_outcome, resigned_standings
+from .results import Standing
 
 SALT_BYTES = 32
 FORMAT = "parlour-match-record"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+# Version 2 added resignations (docs/leaving.md): an entry ``{"type": "resign"}``, and an
+# outcome that ranks the resigners last. A version 1 record holds none and still verifies.
+FORMAT_VERSIONS_READ = (1, 2)
 
 
 def seed_commitment(salt: str, seed: int | str) -> str:
@@ -272,13 +276,13 @@ def _verify(record: Any, checked: list[str]) -> None:
     if fmt != FORMAT:
         raise _Stop(f"Not a record: the format is {fmt!r}, not {FORMAT!r}.", refused=True)
     version = _field(record, "format_version", (int,), "the record")
-    if version != FORMAT_VERSION:
+    if version not in FORMAT_VERSIONS_READ:
         raise _Stop(
-            f"Format version {version} is not known to this verifier (it reads version"
-            f" {FORMAT_VERSION}).",
+            f"Format version {version} is not known to this verifier (it reads versions"
+            f" {', '.join(map(str, FORMAT_VERSIONS_READ))}).",
             refused=True,
         )
-    checked.append(f"format {FORMAT}, version {FORMAT_VERSION}")
+    checked.append(f"format {FORMAT}, version {version}")
 
     game = _field(record, "game", (str,), "the record")
     try:
@@ -299,6 +303,7 @@ def _verify(record: Any, checked: list[str]) -> None:
 
     num_players = _field(record, "num_players", (int,), "the record")
     seats = _field(record, "seats", (list,), "the record")
+    people = set()
     for position, seat in enumerate(seats):
         if not isinstance(seat, dict):
             raise _Stop(f"Malformed record: seat {position} is not an object.", refused=True)
@@ -307,6 +312,8 @@ def _verify(record: Any, checked: list[str]) -> None:
         kind = _field(seat, "kind", (str,), f"seat {position}")
         if index != position or kind not in ("person", "bot"):
             raise _Stop(f"Seat {position}: index {index!r}, kind {kind!r}.")
+        if kind == "person":
+            people.add(index)
     if len(seats) != num_players:
         raise _Stop(f"Player count {num_players} differs from the {len(seats)} seats listed.")
     checked.append(f"player count {num_players}, one seat each")
@@ -353,6 +360,8 @@ def _verify(record: Any, checked: list[str]) -> None:
 
     entries = _field(record, "entries", (list,), "the record")
     link = start
+    resigned: list[int] = []  # in the order they resigned
+    ended = False  # by resignations (docs/leaving.md)
     for ply, entry in enumerate(entries, start=1):
         if not isinstance(entry, dict):
             raise _Stop(f"Malformed record: entry {ply} is not an object.", ply=ply, refused=True)
@@ -366,6 +375,15 @@ def _verify(record: Any, checked: list[str]) -> None:
             raise _Stop(f"{name}: numbered {entry['ply']}, not {ply}.", ply=ply)
         if seat is not None and not 0 <= seat < num_players:
             raise _Stop(f"{name}: there is no seat {seat} at a table of {num_players}.", ply=ply)
+        if ended:
+            raise _Stop(f"{name}: the resignations before it had already ended the match.", ply=ply)
+        if is_resignation(seat, move):
+            if version == 1:
+                raise _Stop(f"{name}: format version 1 has no resignations.", ply=ply)
+            if seat in resigned:
+                raise _Stop(f"{name}: seat {seat} had already resigned.", ply=ply)
+            if seat not in people:
+                raise _Stop(f"{name}: only a person resigns, and seat {seat} is a bot.", ply=ply)
         try:
             state = replay.step(engine, state, seat, move)
         except IllegalMove as exc:
@@ -379,26 +397,40 @@ def _verify(record: Any, checked: list[str]) -> None:
             raise _Stop(f"{name}: hash differs.", ply=ply)
         if keyed != keyed_hash(salt, link):
             raise _Stop(f"{name}: keyed hash differs.", ply=ply)
+        if is_resignation(seat, move):
+            resigned.append(seat)
+            ended = ends_match(num_players=num_players, resigned=resigned, people=people)
     checked.append(
         f"{len(entries)} entries replayed from the seed; every hash and keyed hash agrees"
         + (f" (last {link})" if entries else "")
     )
 
-    _verify_outcome(record, engine, state, num_players)
+    if resigned:
+        who = ", ".join(f"seat {seat}" for seat in resigned)
+        checked.append(f"resigned, in order: {who}" + ("; that ended the match" if ended else ""))
+    _verify_outcome(record, engine, state, num_players, resigned)
     checked.append("outcome: winners, draw, scores and every seat's result, score and rank")
 
 
-def _verify_outcome(record: dict, engine: Engine, state: Any, num_players: int) -> None:
-    """The recorded outcome against the replayed final state."""
+def _verify_outcome(
+    record: dict, engine: Engine, state: Any, num_players: int, resigned: list[int]
+) -> None:
+    """The recorded outcome against the replayed final state and the resignations."""
     recorded = _field(record, "outcome", (dict, type(None)), "the record")
-    if not engine.is_over(state):
+    game_over = engine.is_over(state)
+    people = {s["index"] for s in record["seats"] if s["kind"] == "person"}
+    if not game_over and not (
+        resigned and ends_match(num_players=num_players, resigned=resigned, people=people)
+    ):
         raise _Stop(
             "Outcome: the replayed entries do not end the match, yet its seed is revealed"
             " (a record shows the seed only once the match is over)."
         )
     if recorded is None:
         raise _Stop("Outcome: the replay ends the match, but the record has no outcome.")
-    expected = engine.outcome(state)
+    engine_outcome = engine.outcome(state)
+    table = resigned_standings(engine_outcome, num_players, resigned, game_over=game_over)
+    expected = resigned_outcome(engine_outcome, table) if resigned else engine_outcome
     for key in ("winners", "draw", "scores"):
         got = _field(recorded, key, (bool,) if key == "draw" else (list,), "the outcome")
         if got != expected[key]:
@@ -406,7 +438,6 @@ def _verify_outcome(record: dict, engine: Engine, state: Any, num_players: int) 
                 f"Outcome: {key} differ: the replay gives {expected[key]!r}, the record says"
                 f" {got!r}."
             )
-    table = standings(expected, num_players)
     rows = _field(recorded, "standings", (list,), "the outcome")
     if len(rows) != num_players:
         raise _Stop(f"Outcome: {len(rows)} standings for a table of {num_players}.")

@@ -27,15 +27,22 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from .base import Engine, IllegalMove, canonical_json
+from .resignation import is_resignation
 
 NEXT_ROUND: dict = {"type": "next_round"}
 Entry = tuple[int | None, dict]
 
 
 def step(engine: Engine, state: Any, seat: int | None, move: dict) -> Any:
-    """The state after one entry: ``apply``, or ``next_round`` for ``(None, NEXT_ROUND)``.
+    """The state after one entry: ``apply``, or ``next_round`` for ``(None, NEXT_ROUND)``, or
+    the same position for a seat's resignation (``games.engines.resignation.RESIGN``: the
+    engine never sees it; the state is loaded afresh, so it carries no step's events).
     Raises ``IllegalMove`` for an entry the engine refuses (a seatless entry other than
-    ``NEXT_ROUND`` included)."""
+    ``NEXT_ROUND`` included, and a resignation once the game is over)."""
+    if is_resignation(seat, move):
+        if engine.is_over(state):
+            raise IllegalMove("Nobody can resign a match that is over.")
+        return engine.load(engine.dump(state))
     if seat is None:
         if move != NEXT_ROUND:
             raise IllegalMove(f"A seatless entry can only be {NEXT_ROUND}, not {move!r}.")

@@ -169,7 +169,19 @@ def first_slot(slots: list[CardSlot], code: str | None) -> int | None:
 AUTO_NOTES = {
     "deadline": "The greedy bot played for {name} (turn deadline passed).",
     "vote_closed": "{name}\u2019s missing vote was counted as accepting (the vote closed).",
+    "resigned": "The greedy bot played for {name} ({name} resigned).",
 }
+
+# A resignation is the site's entry, not the engine's (docs/leaving.md): its one event is
+# worded here for every game, and its entry needs no note beside it.
+RESIGN_LINES = {
+    False: "{name} resigned; the greedy bot plays that seat.",
+    True: "{name} resigned, which ends the match.",
+}
+
+
+def resign_line(event: dict[str, Any], names: list[str]) -> str:
+    return RESIGN_LINES[bool(event.get("ends"))].format(name=seat_name(names, event.get("seat")))
 
 
 def auto_note(auto: str, name: str) -> str:
@@ -189,13 +201,15 @@ def event_lines(
     noted: list[tuple[dict[str, Any], str]] = []  # (event, the note that follows its line)
     for entry in log:
         note = ""
-        if entry.auto and entry.seat is not None:
+        resigning = bool(entry.events) and entry.events[0].get("type") == "resign"
+        if entry.auto and entry.seat is not None and not resigning:
             note = auto_note(entry.auto, seat_name(names, entry.seat))
         # Every engine step emits at least one event, so the note always has a line to follow.
         noted.extend((event, note if i == 0 else "") for i, event in enumerate(entry.events))
     lines: list[str] = []
     for event, note in noted if limit is None else noted[-limit:]:
-        lines.extend(text for text in (line_of(event, names), note) if text)
+        said = resign_line(event, names) if event.get("type") == "resign" else line_of(event, names)
+        lines.extend(text for text in (said, note) if text)
     return lines
 
 

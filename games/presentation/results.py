@@ -21,8 +21,9 @@ if TYPE_CHECKING:  # the selectors' dataclasses, for the hints only: no query re
 @dataclass(frozen=True)
 class ResultWords:
     """A seat's result as a page shows it: ``key`` for styling and tests ("won", "lost",
-    "drawn", "in_play", "waiting", "finished"), ``label`` ("Lost") and, in a match of three or
-    more seats, ``place`` ("2nd of 4", "=2nd of 4" when another seat shares the rank)."""
+    "drawn", "in_play", "waiting", "finished", "cancelled"), ``label`` ("Lost") and, in a
+    match of three or more seats, ``place`` ("2nd of 4", "=2nd of 4" when another seat
+    shares the rank)."""
 
     key: str
     label: str
@@ -45,6 +46,8 @@ def result_words(result: SeatResult) -> ResultWords:
         return ResultWords("waiting", "Waiting")
     if result.status == Match.Status.ACTIVE:
         return ResultWords(IN_PLAY, "In play")
+    if result.status == Match.Status.CANCELLED:
+        return ResultWords("cancelled", "Cancelled")
     if result.result is None:
         return ResultWords("finished", "Finished")
     place = place_text(result.rank, result.tied, result.num_players)

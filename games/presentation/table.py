@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from games.presentation import table_build
+from games.presentation.leaving import leave_words
 from games.presentation.names import seat_names
 from games.presentation.ratings import seat_change_lines
 
@@ -24,6 +25,7 @@ def table_page(data: TableData) -> dict[str, Any]:
         "table": None,
         "deadline_at": data.deadline_at,
         "rating_changes": seat_change_lines(data.rating_changes, names),
+        "leave": leave_words(data.leave, names),
     }
     if data.view is not None:
         context["table"] = table_build(data.match.game, view=data.view, names=names, log=data.log)

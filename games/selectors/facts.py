@@ -79,7 +79,8 @@ def match_facts(match: Match, *, creator: bool = False) -> MatchFacts:
         public=match.public,
         invite_token=match.invite_token,
         commitment=match.commitment,
-        has_table=match.status != Match.Status.WAITING,  # a match is dealt as it starts
+        # a match is dealt as it starts; a cancelled one never was
+        has_table=match.status in (Match.Status.ACTIVE, Match.Status.FINISHED),
         created_at=match.created_at,
         started_at=match.started_at,
         finished_at=match.finished_at,

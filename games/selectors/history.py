@@ -141,6 +141,7 @@ def _row(seat: Seat) -> HistoryRow:
     match = seat.match
     seats = list(match.seats.all())
     several = get_engine(match.game).has_rounds
+    dealt = match.status in (Status.ACTIVE, Status.FINISHED)  # not waiting, nor cancelled
     return HistoryRow(
         match=match_facts(match),
         seat=seat.index,
@@ -148,7 +149,7 @@ def _row(seat: Seat) -> HistoryRow:
         open_seats=match.num_players - len(seats),
         result=seat_result(match=match, seat=seat, seats=seats),
         moves=max(0, match.ply - (match.rounds - 1)),
-        rounds=match.rounds if several and match.status != Status.WAITING else None,
+        rounds=match.rounds if several and dealt else None,
         rating_delta=getattr(seat, "rating_delta", None),
     )
 

@@ -8,6 +8,7 @@ bots' inference starts afresh at each round).
 from __future__ import annotations
 
 from games.bots import History
+from games.engines.resignation import is_resignation
 from games.models import Match, Move
 
 
@@ -18,4 +19,5 @@ def public_history(match: Match, *, before_ply: int | None = None) -> History:
     if before_ply is not None:
         moves = moves.filter(ply__lt=before_ply)
     rows = moves.order_by("ply").values_list("seat", "payload")
-    return [(seat, payload) for seat, payload in rows]
+    # A resignation is no move of the game: the bots never see one (docs/leaving.md).
+    return [(seat, payload) for seat, payload in rows if not is_resignation(seat, payload)]

@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from games.engines import get_engine
 from games.engines.records import RecordEntry, RecordSeat, record_build
+from games.engines.resignation import resigned_outcome
 from games.engines.results import Standing
 from games.models import Match, Move, Seat
 
@@ -63,6 +64,8 @@ def match_record(
     if over:
         outcome = engine.outcome(engine.load(match.state))
         table = [Standing(s.result, s.score, s.rank) for s in ordered]  # as the site stored them
+        if any(s.resigned_ply is not None for s in ordered):  # docs/leaving.md
+            outcome = resigned_outcome(outcome, table)
     return record_build(
         engine=engine,
         num_players=match.num_players,

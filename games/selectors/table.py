@@ -11,10 +11,13 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from games.engines import get_engine
+from games.engines import Engine, get_engine
+from games.engines.resignation import resigned_outcome
+from games.engines.results import Standing
 from games.logs import EVENT_LOG_LENGTH, LogEntry
 from games.models import Match, Move, Seat
 from games.selectors.facts import MatchFacts, SeatFacts, match_facts, seat_facts
+from games.selectors.leaving import LeaveOptions, leave_options
 from games.selectors.ratings import SeatChange, match_rating_changes
 
 
@@ -71,6 +74,7 @@ class TableData:
     log_append: bool = False
     deadline_at: datetime.datetime | None = None  # while a person is awaited
     rating_changes: dict[int, SeatChange] = field(default_factory=dict)
+    leave: LeaveOptions = field(default_factory=LeaveOptions)  # resign, cancel, leave
 
     @property
     def free_seats(self) -> int:
@@ -84,17 +88,20 @@ def match_table(
     seats: Sequence[Seat] | None = None,
     appended: Move | None = None,
     creator: bool = False,
+    viewer_id: int | None = None,
 ) -> TableData:
     """The table for ``seat`` (``None``: a spectator).
 
     ``seats`` are the match's seats with their users when the caller has read them already.
     ``appended`` is the entry the asking seat's own move just logged: the log is then that
     entry alone, and is not read again. ``creator=True`` reads the creator's name too.
+    ``viewer_id``: the person asking when they hold no seat (a creator who only watches may
+    still cancel a waiting match).
     """
     seats = list(seats) if seats is not None else match_seats(match_id=match.pk)
     index = None if seat is None else seat.index
     facts = seat_facts(seats)
-    people = {s.index for s in seats if s.bot_level is None}
+    people = {s.index for s in seats if not s.bot_plays}
     deadline_at = None
     if match.status == Match.Status.ACTIVE and people.intersection(match.awaiting):
         deadline_at = match.deadline_at
@@ -103,7 +110,8 @@ def match_table(
     view, log = None, []
     if match.state is not None:
         engine = get_engine(match.game)
-        view = engine.view(engine.load(match.state), index)
+        state = engine.load(match.state)
+        view = _after_resignations(engine, state, engine.view(state, index), seats, seat)
         if appended is None:
             log = match_log(match=match, seat=index)
         else:
@@ -118,4 +126,25 @@ def match_table(
         log_append=appended is not None,
         deadline_at=deadline_at,
         rating_changes=changes,
+        leave=leave_options(
+            match=match, seats=seats, user_id=seat.user_id if seat is not None else viewer_id
+        ),
     )
+
+
+def _after_resignations(
+    engine: Engine, state: Any, view: dict[str, Any], seats: Sequence[Seat], seat: Seat | None
+) -> dict[str, Any]:
+    """``view`` as the site ends it after resignations (docs/leaving.md): a resigner's seat
+    offers no move (the bot plays it), and a finished match shows its stored result, the
+    resigners last, even when the resignations ended it before the game did."""
+    if not any(s.resigned_ply is not None for s in seats):
+        return view
+    if seats[0].result is not None:  # the match is over: its standings are stored
+        ordered = sorted(seats, key=lambda s: s.index)
+        table = [Standing(s.result, s.score, s.rank) for s in ordered]
+        done = resigned_outcome(engine.outcome(state), table)
+        return {**view, "over": True, "outcome": done, "awaiting": [], "legal_moves": []}
+    if seat is not None and seat.resigned_ply is not None:
+        return {**view, "legal_moves": []}
+    return view

@@ -10,14 +10,15 @@ no service imports a tasks module. Every such task goes back through a version-c
 here, so a duplicate, late or swept-up task changes nothing (``StaleVersion``).
 
 One module a job: ``matches`` (create, join, start), ``moves`` (a move, the next deal),
-``bots`` (a bot's turn), ``deadlines`` (what fell due), ``results`` (the finish written as
-columns), ``notifications`` (the seen mark, turn mails and reminders), and ``_store`` (the one
-write of a new state that all of them share).
+``bots`` (a bot's turn), ``deadlines`` (what fell due), ``leaving`` (resign, cancel, leave),
+``results`` (the finish written as columns), ``notifications`` (the seen mark, turn mails and
+reminders), and ``_store`` (the one write of a new state that all of them share).
 """
 
 from games.services.bots import bot_move_play, bot_seed
 from games.services.deadlines import match_deadline_enforce
 from games.services.errors import JoinRejected, MoveRejected, Rejected, StaleVersion
+from games.services.leaving import Resigned, match_cancel, match_leave, match_resign
 from games.services.matches import match_create, match_join, match_start
 from games.services.moves import Played, match_next_round, move_submit, player_move_submit
 from games.services.results import match_results_store
@@ -27,13 +28,17 @@ __all__ = [
     "MoveRejected",
     "Played",
     "Rejected",
+    "Resigned",
     "StaleVersion",
     "bot_move_play",
     "bot_seed",
+    "match_cancel",
     "match_create",
     "match_deadline_enforce",
     "match_join",
+    "match_leave",
     "match_next_round",
+    "match_resign",
     "match_results_store",
     "match_start",
     "move_submit",

@@ -36,10 +36,18 @@ def seats_of(match: Match) -> list[Seat]:
 
 
 def entry_log(
-    *, engine: Engine, match: Match, seat: int | None, move: dict[str, Any], state: Any, auto: str
+    *,
+    engine: Engine,
+    match: Match,
+    seat: int | None,
+    move: dict[str, Any],
+    state: Any,
+    auto: str,
+    events: list[dict[str, Any]] | None = None,
 ) -> Move:
     """Append one entry: the events it produced, unredacted, its link of the hash chain and,
-    on every ``Move.CHECKPOINT_EVERY``-th ply, the state it left (for replays)."""
+    on every ``Move.CHECKPOINT_EVERY``-th ply, the state it left (for replays). ``events``
+    replaces the engine's for an entry the engine never saw (a resignation)."""
     match.ply += 1
     link = replay.chain_hash(match.head_hash, seat, move, engine.state_hash(state))
     checkpoint = engine.dump(state) if match.ply % Move.CHECKPOINT_EVERY == 0 else None
@@ -48,7 +56,7 @@ def entry_log(
         ply=match.ply,
         seat=seat,
         payload=move,
-        events=engine.events(state),
+        events=engine.events(state) if events is None else events,
         chain_hash=link,
         auto=auto,
         checkpoint=checkpoint,
@@ -94,8 +102,12 @@ def _awaited_mark(match: Match, seats: Sequence[Seat]) -> None:
     machine, PostgreSQL 15); standard SQL, so SQLite runs the same text.
     """
     now = timezone.now()
+    # A resigned person is never awaited: the greedy bot plays their seat (docs/leaving.md).
     values = {
-        s.index: (s.awaited_since or now) if s.index in match.awaiting else None for s in seats
+        s.index: (s.awaited_since or now)
+        if s.index in match.awaiting and s.resigned_ply is None
+        else None
+        for s in seats
     }
     table = connection.ops.quote_name(Seat._meta.db_table)
     column = connection.ops.quote_name(Seat._meta.get_field("awaited_since").column)
@@ -165,7 +177,7 @@ def due_work_enqueue(
         countdown = float(settings.PARLOUR_ROUND_PAUSE)
         queue.enqueue(queue.ROUND_NEXT, pk, version, countdown=countdown)
         return
-    bot_seats = {s.index for s in seats if s.bot_level is not None}
+    bot_seats = {s.index for s in seats if s.bot_plays}  # a resigned person's seat too
     if bot_seats.intersection(match.awaiting):
         countdown = float(settings.PARLOUR_BOT_WINDOW) if window else 0.0
         queue.enqueue(queue.BOT_TURN, pk, version, countdown=countdown)

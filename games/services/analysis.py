@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from games import bots, queue
 from games.engines import get_engine, replay
+from games.engines.resignation import is_resignation
 from games.models import AnalysedDecision, AnalysisStatus, Match, MatchAnalysis, Move, Seat
 from games.presentation import move_text
 from games.presentation.names import seat_names
@@ -215,7 +216,8 @@ def _judge_slice(
             if deadline is not None and time.monotonic() >= deadline:
                 return
         state = replay.step(engine, state, seat, payload)
-        history.append((seat, payload))
+        if not is_resignation(seat, payload):  # the bots' history holds the game's moves
+            history.append((seat, payload))
 
 
 def _judged(analysis: MatchAnalysis, ply: int) -> bool:

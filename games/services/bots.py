@@ -6,7 +6,7 @@ from django.conf import settings
 
 from games import bots
 from games.engines import get_engine
-from games.models import BotLevel, Match, Seat
+from games.models import BotLevel, Match, Move, Seat
 from games.selectors.public_log import public_history
 from games.services.errors import StaleVersion
 from games.services.moves import move_submit
@@ -29,22 +29,27 @@ def bot_move_play(*, match: Match, expected_version: int) -> Match | None:
     if match.status != Match.Status.ACTIVE or match.version != expected_version:
         raise StaleVersion("The match moved on before the bot's turn.", status=409)
     seats = list(Seat.objects.filter(match_id=match.pk).order_by("index"))
-    by_index = {s.index: s for s in seats if s.bot_level is not None}
+    by_index = {s.index: s for s in seats if s.bot_plays}
     seat = next((by_index[i] for i in match.awaiting if i in by_index), None)
     if seat is None:
         return None
+    # A resigned person's seat is played by the greedy bot, as a passed deadline would.
+    level = seat.bot_level or BotLevel.GREEDY
+    auto = Move.Auto.RESIGNED if seat.resigned else Move.Auto.CHOSEN
     engine = get_engine(match.game)
     view = engine.view(engine.load(match.state), seat.index)
     budget = None
-    if seat.bot_level == BotLevel.STRONG:
+    if level == BotLevel.STRONG:
         budget = bots.Budget(time_ms=float(settings.PARLOUR_BOT_STRONG_BUDGET_MS))
-    history = public_history(match) if seat.bot_level == BotLevel.STRONG else None
+    history = public_history(match) if level == BotLevel.STRONG else None
     move = bots.choose_move(
         match.game,
-        seat.bot_level,
+        level,
         view,
         seed=bot_seed(match, seat.index),
         budget=budget,
         history=history,
     )
-    return move_submit(match=match, seat=seat, move=move, expected_version=expected_version)
+    return move_submit(
+        match=match, seat=seat, move=move, expected_version=expected_version, auto=auto
+    )

@@ -49,7 +49,8 @@ def match_deadline_enforce(*, match: Match, now: Any = None) -> int:
             move: dict[str, Any] = {"type": "vote", "accept": True}
             auto = Move.Auto.VOTE_CLOSED
         else:
-            people = [i for i in match.awaiting if not by_index[i].is_bot]
+            # a resigned person's seat is the bot's already (``bot_move_play``)
+            people = [i for i in match.awaiting if not by_index[i].bot_plays]
             if not people:
                 break  # a bot's turn: the sweeper's business, not a deadline's
             seat = by_index[people[0]]

@@ -94,6 +94,8 @@ def match_join(*, match: Match, user: AbstractBaseUser) -> Seat:
         held = next((s for s in seats if s.user_id == user.pk), None)
         if held is not None:
             return held
+        if locked.status == Match.Status.CANCELLED:
+            raise JoinRejected("This match was cancelled by its creator.", status=409)
         if locked.status != Match.Status.WAITING:
             raise JoinRejected("This match has already started: every seat is taken.", status=409)
         taken = {s.index for s in seats}

@@ -60,6 +60,10 @@ def player_move_submit(
         seat = next((s for s in seats if s.user_id == user.pk), None)
         if seat is None:
             raise MoveRejected("You do not have a seat at this table.", status=403)
+        if seat.resigned_ply is not None:
+            raise MoveRejected(
+                "You resigned from this match: the greedy bot plays your seat now.", status=409
+            )
         entry = _move_play(
             match=locked, seats=seats, seat=seat, move=move, expected_version=expected_version
         )

@@ -52,8 +52,11 @@ def unrated_reason(*, match: Match, seats: Sequence[Seat]) -> str:
         return NOTE_BOTS_ONLY
     if match.seed_fixed:
         return NOTE_SEED_FIXED
+    # A person who resigned chose their loss (docs/leaving.md): the deadline rule, which keeps
+    # a leaver from being rated on the bot's play, is not theirs to invoke.
+    staying = [index for index, seat in people.items() if seat.resigned_ply is None]
     counts = (
-        Move.objects.filter(match_id=match.pk, seat__in=list(people))
+        Move.objects.filter(match_id=match.pk, seat__in=staying)
         .values("seat")
         .annotate(total=Count("pk"), deadline=Count("pk", filter=Q(auto=Move.Auto.DEADLINE)))
         .order_by("seat")

@@ -6,18 +6,31 @@ from collections.abc import Sequence
 from typing import Any
 
 from games import queue
-from games.engines.results import standings
+from games.engines.resignation import resigned_order, resigned_standings
 from games.models import Match, Seat
 
 
-def match_results_store(*, match: Match, outcome: dict[str, Any], seats: Sequence[Seat]) -> None:
+def match_results_store(
+    *,
+    match: Match,
+    outcome: dict[str, Any],
+    seats: Sequence[Seat],
+    game_over: bool = True,
+) -> None:
     """Write ``Seat.result/score/rank`` from the engine's outcome, in the caller's transaction
     (the one that ends the match), and clear ``awaited_since``: nobody is awaited any more.
+    Resigners rank last (``games.engines.resignation``); ``game_over`` false: resignations
+    ended the match before the game did.
 
     The caller has saved ``rating_status = "pending"`` with the match (``state_store``); the
     rating task is enqueued once this transaction commits (docs/ratings.md), and the
     sweeper picks the match up should that message be lost."""
-    table = standings(outcome, match.num_players)
+    table = resigned_standings(
+        outcome,
+        match.num_players,
+        resigned_order({s.index: s.resigned_ply for s in seats}),
+        game_over=game_over,
+    )
     rows = list(seats)
     for seat in rows:
         standing = table[seat.index]

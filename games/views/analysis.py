@@ -46,6 +46,9 @@ LIMIT_MESSAGE = "You have asked for a lot of analyses lately. Try again in about
 @require_http_methods(["GET", "POST"])
 def match_analysis(request: HttpRequest, pk: int) -> HttpResponse:
     match, seats = visible_match(request, pk)
+    if match.status == Match.Status.CANCELLED:
+        messages.info(request, "There is nothing to analyse: the match was cancelled.")
+        return redirect("match_detail", pk=match.pk)
     if match.status == Match.Status.WAITING:
         messages.info(request, "There is nothing to analyse until the match begins.")
         return redirect("match_detail", pk=match.pk)

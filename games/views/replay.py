@@ -35,6 +35,9 @@ FRAME_PARTIAL = "games/replay.html#frame"
 @require_GET
 def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
     match, seats = visible_match(request, pk)
+    if match.status == Match.Status.CANCELLED:
+        messages.info(request, "There is nothing to replay: the match was cancelled.")
+        return redirect("match_detail", pk=match.pk)
     if match.status == Match.Status.WAITING:
         messages.info(request, "There is nothing to replay until the match begins.")
         return redirect("match_detail", pk=match.pk)

@@ -10,7 +10,7 @@ from django_htmx.http import HttpResponseStopPolling, trigger_client_event
 from games.forms import MoveForm
 from games.models import Match, Seat
 from games.presentation.table import table_page
-from games.selectors import match_poll_version, match_seats, match_table, seat_of
+from games.selectors import TableData, match_poll_version, match_seats, match_table, seat_of
 from games.services import Rejected, player_move_submit
 from games.services.notifications import seen_mark
 from games.views.common import login_required_htmx, visible_match
@@ -27,9 +27,16 @@ TABLE_CHANGED = "parlour-table-changed"
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match, seats = visible_match(request, pk)
     _seen(request, match, seats)
-    context = table_page(match_table(match=match, seat=seat_of(seats, request.user), seats=seats))
+    context = table_page(_table(request, match, seats))
     template = TABLE_PARTIAL if request.htmx else "games/match.html"
     return render(request, template, context)
+
+
+def _table(request: HttpRequest, match: Match, seats: list[Seat]) -> TableData:
+    """The table for the person asking, seated or not."""
+    return match_table(
+        match=match, seat=seat_of(seats, request.user), seats=seats, viewer_id=request.user.pk
+    )
 
 
 @login_required_htmx
@@ -44,9 +51,9 @@ def match_table_poll(request: HttpRequest, pk: int) -> HttpResponse:
     match = Match.objects.get(pk=pk)
     seats = match_seats(match_id=match.pk)
     _seen(request, match, seats)
-    context = table_page(match_table(match=match, seat=seat_of(seats, request.user), seats=seats))
+    context = table_page(_table(request, match, seats))
     response = render(request, TABLE_PARTIAL, context)
-    if match.status == Match.Status.FINISHED:
+    if match.status in (Match.Status.FINISHED, Match.Status.CANCELLED):
         response = HttpResponseStopPolling(response.content)
     return trigger_client_event(response, TABLE_CHANGED)
 
@@ -87,7 +94,7 @@ def _seen(request: HttpRequest, match: Match, seats: list[Seat]) -> None:
 def _move_refused(request: HttpRequest, pk: int, message: str, status: int) -> HttpResponse:
     """The table as it stands now, with the refusal shown in it and a 4xx status."""
     match, seats = visible_match(request, pk)
-    context = table_page(match_table(match=match, seat=seat_of(seats, request.user), seats=seats))
+    context = table_page(_table(request, match, seats))
     context["error"] = message
     if request.htmx:
         response = render(request, TABLE_PARTIAL, context, status=status)

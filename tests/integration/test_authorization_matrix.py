@@ -59,6 +59,20 @@ FORMS = {
     "private move": {"move": "{priv_move}", "version": "{qv}"},
     "finished move": {"move": "{pub_move}", "version": "{fin_v}"},
 }
+# Leaving (docs/leaving.md): every such POST carries its confirmation page's field.
+FORMS |= {
+    what: {"confirm": "yes"}
+    for what in (
+        "resign",
+        "resign, htmx",
+        "private resign",
+        "finished resign",
+        "cancel, begun",
+        "cancel, waiting",
+        "leave, begun",
+        "leave, waiting",
+    )
+}
 
 
 @dataclass(frozen=True)
@@ -112,6 +126,14 @@ MATRIX_TEXT = [
     ("move",               "POST hx","/matches/{pub}/move/",                L, 403, 200, 409, 403),
     ("move, stale",        "POST hx","/matches/{pub}/move/",                L, 403, 409, 409, 403),
     ("take a seat, full",  "POST",   "/matches/{pub}/join/",                L,   T,   T,   T,   T),
+    # Leaving it (docs/leaving.md): a page that asks first, then its form. A seat resigns (at
+    # two seats that ends the match); nobody cancels or leaves a match that has begun.
+    ("resign page",        "GET",    "/matches/{pub}/resign/",              L, 200, 200, 200, 200),
+    ("resign",             "POST",   "/matches/{pub}/resign/",              L, 403,   T,   T, 403),
+    ("resign, htmx",       "POST hx","/matches/{pub}/resign/",              L, 403, 200, 200, 403),
+    ("cancel page",        "GET",    "/matches/{pub}/cancel/",              L, 200, 200, 200, 200),
+    ("cancel, begun",      "POST",   "/matches/{pub}/cancel/",              L, 403, 409, 403, 403),
+    ("leave, begun",       "POST",   "/matches/{pub}/leave/",               L, 403, 409, 409, 403),
     ("replay",             "GET",    "/matches/{pub}/replay/",              L, 200, 200, 200, 200),
     ("replay as seat 1",   "GET",    "/matches/{pub}/replay/?as=1",         L, 403, 403, 200, 403),
     ("replay, all hands",  "GET",    "/matches/{pub}/replay/?as=all",       L, 403, 403, 403, 403),
@@ -132,13 +154,19 @@ MATRIX_TEXT = [
     ("private record",     "GET",    "/matches/{priv}/record.json",         L, 404, 200, 200, 404),
     ("private analysis",   "GET hx", "/matches/{priv}/analysis/",           L, 404, 200, 200, 404),
     ("private analyse",    "POST",   "/matches/{priv}/analysis/",           L, 404, 409, 409, 404),
+    ("private resign",     "POST",   "/matches/{priv}/resign/",             L, 404,   T,   T, 404),
     # An invite link is the invitation: whoever holds it sees the waiting table (its creator,
     # seated already, is sent to the table).
     ("invite link",        "GET",    "/matches/join/{invite}/",             L, 200,   T, 200, 200),
+    # That waiting match is ann's alone: she may cancel it (not leave it); to others it is a 404.
+    ("cancel, waiting",    "POST",   "/matches/{inv}/cancel/",              L, 404,   T, 404, 404),
+    ("leave, waiting",     "POST",   "/matches/{inv}/leave/",               L, 404, 409, 404, 404),
+    ("leave page, waiting","GET",    "/matches/{inv}/leave/",               L, 404, 200, 404, 404),
     # A finished match: every hand is shown, the seed and the salt too; nothing more to play.
     ("finished table",     "GET",    "/matches/{fin}/",                     L, 200, 200, 200, 200),
     ("finished poll",      "GET hx", "/matches/{fin}/table/?version=0",     L, 286, 286, 286, 286),
     ("finished move",      "POST hx","/matches/{fin}/move/",                L, 403, 409, 409, 403),
+    ("finished resign",    "POST",   "/matches/{fin}/resign/",              L, 403, 409, 409, 403),
     ("finished, all hands","GET",    "/matches/{fin}/replay/?as=all",       L, 200, 200, 200, 200),
     ("finished, as seat 1","GET",    "/matches/{fin}/replay/?as=1",         L, 200, 200, 200, 200),
     ("finished record",    "GET",    "/matches/{fin}/record.json",          L, 200, 200, 200, 200),
@@ -203,6 +231,7 @@ def world(db) -> World:
         "pub": str(public.pk),
         "priv": str(private.pk),
         "fin": str(finished.pk),
+        "inv": str(invite.pk),
         "missing": str(max(public.pk, private.pk, finished.pk, invite.pk) + 1000),
         "pv": str(public.version),
         "pub_stale": str(public.version - 1),

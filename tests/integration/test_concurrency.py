@@ -12,6 +12,7 @@ import json
 import pytest
 from django.test import Client
 
+from games.engines.records import record_verify
 from games.models import Match, Move
 from tests import factories
 
@@ -93,3 +94,63 @@ def test_moves_and_joins_racing_on_many_tables_get_only_200_302_or_409():
         assert Move.objects.filter(match=match).count() == 1
         factories.assert_replays(match)
     assert Match.objects.get(pk=waiting.pk).seats.count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("mover_resigns", [False, True])
+def test_a_resignation_racing_a_move_leaves_one_order_that_verifies(mover_resigns):
+    """The awaited seat's move and a resignation (the other seat's, which ends a two-seat
+    match, or the mover's own) at once: the row lock puts them in one order. The resignation
+    always holds; the move is played before it (200) or refused after it (409); the log, the
+    result and the record agree with whichever order it was."""
+    ann, bea = factories.user_make("ann"), factories.user_make("bea")
+    match = factories.match_make(game="faraway", players=[ann, bea], seed=31)
+    mover = [ann, bea][match.awaiting[0]]
+    resigner = mover if mover_resigns else [ann, bea][1 - match.awaiting[0]]
+    move = {"move": json.dumps({"type": "draw", "source": "pack"}), "version": match.version}
+    moving, resigning = factories.client_for(mover), factories.client_for(resigner)
+    statuses = factories.at_once(
+        [
+            lambda: moving.post(
+                f"/matches/{match.pk}/move/", move, headers={"HX-Request": "true"}
+            ).status_code,
+            lambda: resigning.post(f"/matches/{match.pk}/resign/", {"confirm": "yes"}).status_code,
+        ],
+        timeout=30,
+    )
+    moved, resigned = statuses
+    assert resigned == 302 and moved in (200, 409), statuses
+    fresh = Match.objects.get(pk=match.pk)
+    assert fresh.status == Match.Status.FINISHED
+    entries = list(Move.objects.filter(match=match).order_by("ply"))
+    assert [e.payload["type"] for e in entries] == (
+        ["draw", "resign"] if moved == 200 else ["resign"]
+    )
+    results = {s.user_id: (s.result, s.rank) for s in fresh.seats.all()}
+    assert results[resigner.pk] == ("lost", 2)
+    factories.assert_replays(match)
+    record = json.loads(factories.client_for(ann).get(f"/matches/{match.pk}/record.json").content)
+    assert record_verify(record).ok
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_cancel_racing_a_join_for_the_last_seat_leaves_one_or_the_other():
+    """The creator cancels while someone takes the last seat: either the match is cancelled
+    with the creator alone (the join refused, its person told so), or it has begun with both
+    (the cancel refused, 409). Never both, never a 500."""
+    ann, bea = factories.user_make("ann"), factories.user_make("bea")
+    match = factories.match_make(game="gulliver", players=[ann], seats=2)
+    creator, joiner = factories.client_for(ann), factories.client_for(bea)
+    cancelled, joined = factories.at_once(
+        [
+            lambda: creator.post(f"/matches/{match.pk}/cancel/", {"confirm": "yes"}).status_code,
+            lambda: joiner.post(f"/matches/{match.pk}/join/").status_code,
+        ],
+        timeout=30,
+    )
+    assert joined == 302 and cancelled in (302, 409)
+    fresh = Match.objects.get(pk=match.pk)
+    if cancelled == 302:
+        assert fresh.status == Match.Status.CANCELLED and fresh.seats.count() == 1
+    else:
+        assert fresh.status == Match.Status.ACTIVE and fresh.seats.count() == 2

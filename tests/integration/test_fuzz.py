@@ -78,6 +78,9 @@ SITE_ROUTES: dict[str, dict[str, str]] = {
     "match_join": {"pk": "match"},
     "match_move": {"pk": "match"},
     "match_table": {"pk": "match"},
+    "match_resign": {"pk": "match"},
+    "match_cancel": {"pk": "match"},
+    "match_leave": {"pk": "match"},
     "match_replay": {"pk": "match"},
     "match_record": {"pk": "match"},
     "match_analysis": {"pk": "match"},
@@ -201,8 +204,8 @@ def _session_key(user: Any) -> str:
 def world(db) -> World:
     """ann (seat 0, the creator) and bea (seat 1) at a public running Faraway match, a private
     running Gulliver match and a finished match; cal outside every match (a spectator of the
-    public ones); staff a superuser; waiting matches public and private, and one only bots
-    play, watched by its creator."""
+    public ones); staff a superuser; waiting matches public and private (bea sits at the
+    private one too), and one only bots play, watched by its creator."""
     ann, bea, cal = (factories.user_make(name) for name in ("ann", "bea", "cal"))
     staff = factories.staff_make("staff")
     public_running = factories.match_make(players=[ann, bea], seed=11, public=True)
@@ -213,7 +216,7 @@ def world(db) -> World:
     finished = factories.match_make(players=[ann, bea], seed=13, public=True)
     factories.play_random(finished, random.Random(4))
     waiting_public = factories.match_make(players=[ann], seats=2, public=True)
-    waiting_private = factories.match_make(players=[ann], seats=3, public=False)
+    waiting_private = factories.match_make(players=[ann, bea], seats=3, public=False)
     bots_only = match_create(
         game="faraway",
         num_players=2,
@@ -521,6 +524,7 @@ FORM_KEYS = [
     "status",
     "public",
     "num_players",
+    "confirm",  # the leaving pages' forms (docs/leaving.md)
 ]
 
 
@@ -530,6 +534,7 @@ def form_strategy(world: World) -> st.SearchStrategy[dict[str, list[str]]]:
         move_values(world),
         version_values(world),
         st.sampled_from(["faraway", "gulliver", "me", "person", "greedy", "strong", "public"]),
+        st.sampled_from(["yes", "YES", "no"]),
         st.sampled_from([*world.usernames, *world.passwords, "ann@example.com", "on"]),
     )
     keys = st.one_of(st.sampled_from(FORM_KEYS), ANY_TEXT)
@@ -904,6 +909,61 @@ def test_only_the_awaited_seats_legal_move_at_the_current_version_is_played(
         played = response.status_code == 200 if htmx else response.status_code == 302
         assert (played and not is_refusal(response)) == may_play, (response.status_code, req)
         assert Match.objects.get(pk=pk).version == match.version  # the example was rolled back
+
+    fuzz()
+
+
+LEAVING = ("resign", "cancel", "leave")
+
+
+def test_only_those_who_may_leave_a_match_change_it(world: World) -> None:
+    """The leaving forms alone (docs/leaving.md), by every role against every match, confirmed
+    or not: a seat resigns a running match it has not resigned, the creator cancels a waiting
+    match, a seated guest leaves one; every other combination is refused and changes nothing."""
+
+    # Sent whatever else is drawn: each action where it is allowed (the world's match ids are
+    # the public running one, the private running one, the finished one, then the waiting ones).
+    running, _, finished, waiting_public, waiting_private, _ = world.match_ids
+
+    @fuzz_settings(fuzz_budget() // 10)
+    @example(pk=running, action="resign", role="bea", confirm="yes", htmx=False)
+    @example(pk=waiting_public, action="cancel", role="ann", confirm="yes", htmx=True)
+    @example(pk=waiting_private, action="leave", role="bea", confirm="yes", htmx=False)
+    @example(pk=finished, action="resign", role="ann", confirm="yes", htmx=True)
+    @given(
+        pk=st.sampled_from([*world.match_ids, world.unknown_match_id]),
+        action=st.sampled_from(LEAVING),
+        role=st.sampled_from(ROLES),
+        confirm=st.sampled_from(["yes", "no", "", "YES", "yes\x00"]),
+        htmx=st.booleans(),
+    )
+    def fuzz(pk: int, action: str, role: str, confirm: str, htmx: bool) -> None:
+        match = Match.objects.filter(pk=pk).select_related("created_by").first()
+        seat = Seat.objects.filter(match_id=pk, user__username=role).first()
+        creator = match is not None and match.created_by.username == role
+        status = match.status if match is not None else ""
+        allowed = (
+            confirm == "yes"
+            and {
+                "resign": seat is not None and status == "active" and seat.resigned_ply is None,
+                "cancel": creator and status == "waiting",
+                "leave": seat is not None and status == "waiting" and not creator,
+            }[action]
+        )
+        req = HostileRequest(
+            method="POST",
+            path=f"/matches/{pk}/{action}/",
+            query="",
+            body=_urlencoded({"confirm": [confirm]}),
+            headers={"HX-Request": "true"} if htmx else {},
+            role=role,
+            csrf="off",
+            cookie_garbage="",
+        )
+        response = check_one(world, f"match_{action}", req)
+        assert (not is_refusal(response)) == allowed, (response.status_code, req)
+        if allowed:
+            assert response.status_code == (200 if htmx else 302)
 
     fuzz()
 

@@ -102,7 +102,7 @@ def test_a_finished_matchs_record_holds_everything_and_verifies(
     assert body.startswith('{\n  "commitment": ')  # indent 2, sorted keys
     record = json.loads(body)
     moves = list(Move.objects.filter(match=match).order_by("ply"))
-    assert record["format"] == records.FORMAT and record["format_version"] == 1
+    assert record["format"] == records.FORMAT and record["format_version"] == 2
     assert (record["game"], record["game_title"]) == ("faraway", "The Faraway Tree")
     assert record["rules_version"] == get_engine("faraway").rules_version
     assert record["num_players"] == 2 and record["options"] == match.options

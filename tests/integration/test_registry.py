@@ -10,6 +10,7 @@ from games import bots, presentation
 from games.engines import ENGINE_NAMES, GAME_TITLES, get_engine, records, registered
 from games.forms import MatchNewForm
 from games.models import Match
+from games.services import match_create, match_join
 from tests import third_game as third_game_module
 
 
@@ -117,6 +118,34 @@ def test_a_third_game_plugs_into_every_page(
 @pytest.mark.parametrize("game", ENGINE_NAMES)
 def test_every_registered_game_says_what_its_score_counts(game):
     assert get_engine(game).score_help.strip()
+
+
+def test_a_third_game_can_be_resigned_and_its_record_verifies(
+    third_game, ann, bea, cal, ann_client, bea_client
+):
+    """Resigning names no game (docs/leaving.md): the third game's table offers it, the greedy
+    bot plays the resigned seat of a three-seat match, the second resignation ends it, and the
+    record verifies through the registry."""
+    match = match_create(
+        game=third_game.name, num_players=3, created_by=ann, options={"pile": 9}, public=True
+    )
+    for user in (bea, cal):
+        match_join(match=match, user=user)
+    table = f"/matches/{match.pk}/"
+    assert 'id="resign-link"' in bea_client.get(table).content.decode()
+    confirm = bea_client.get(f"{table}resign/").content.decode()
+    assert "the greedy bot plays your seat" in confirm
+    assert bea_client.post(f"{table}resign/", {"confirm": "yes"}).status_code == 302
+    assert "bea resigned; the greedy bot plays that seat." in (
+        ann_client.get(table).content.decode()
+    )
+    assert ann_client.post(f"{table}resign/", {"confirm": "yes"}).status_code == 302
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    ranks = {s.index: (s.result, s.rank) for s in match.seats.all()}
+    assert ranks == {2: ("won", 1), 0: ("lost", 2), 1: ("lost", 3)}
+    record = ann_client.get(f"{table}record.json").json()
+    assert records.record_verify(record).ok
 
 
 def test_the_games_option_names_are_distinct():

@@ -128,7 +128,7 @@ def test_gullivers_record_holds_the_servers_deals_as_seatless_entries(gulliver):
 
 def test_a_finished_record_reveals_seed_salt_and_every_hash(faraway):
     assert faraway["format"] == records.FORMAT == "parlour-match-record"
-    assert faraway["format_version"] == records.FORMAT_VERSION == 1
+    assert faraway["format_version"] == records.FORMAT_VERSION == 2
     assert (faraway["seed"], faraway["salt"]) == (SEED, SALT)
     assert faraway["options"] == OPTIONS["faraway"]
     assert all(e["hash"] and e["keyed_hash"] for e in faraway["entries"])
@@ -365,9 +365,9 @@ def test_another_rules_version_is_refused_with_a_clear_message(faraway):
 
 def test_another_format_version_or_format_is_refused(faraway):
     record = copy.deepcopy(faraway)
-    record["format_version"] = 2
+    record["format_version"] = 3
     report = _failure(record)
-    assert report.refused and "Format version 2 is not known" in report.problem
+    assert report.refused and "Format version 3 is not known" in report.problem
     record = copy.deepcopy(faraway)
     record["format"] = "chess-pgn"
     assert _failure(record).refused
