@@ -113,11 +113,12 @@ def _awaited_mark(match: Match, seats: Sequence[Seat]) -> None:
     column = connection.ops.quote_name(Seat._meta.get_field("awaited_since").column)
     index = connection.ops.quote_name(Seat._meta.get_field("index").column)
     match_col = connection.ops.quote_name(Seat._meta.get_field("match").column)
-    if match.awaiting:
+    if any(since is not None for since in values.values()):
         adapt = connection.ops.adapt_datetimefield_value  # SQLite stores naive UTC text
         value_sql = "CASE " + " ".join(f"WHEN {index} = %s THEN %s" for _ in values) + " END"
         params: list[Any] = [v for i, since in values.items() for v in (i, adapt(since))]
-    else:  # nobody awaited (a Gulliver round is over): a bare NULL needs no CASE to type
+    else:  # nobody awaited (a round is over, or only resigned seats): a bare NULL, no CASE to
+        # type (PostgreSQL cannot type a CASE whose every branch is a NULL parameter)
         value_sql, params = "NULL", []
     with connection.cursor() as cursor:
         cursor.execute(
