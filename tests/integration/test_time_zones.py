@@ -179,6 +179,20 @@ def test_the_table_shows_the_deadline_in_each_readers_zone(ann, bea):
     assert "UTC" not in paris.split('id="deadline"')[1].split("</p>")[0]
 
 
+def test_the_lobby_tells_the_awaited_player_when_the_move_is_due(ann, bea):
+    _set_zone(ann, "Asia/Tokyo")
+    _set_zone(bea, "Asia/Tokyo")
+    match = _deadline_match([ann, bea])
+    awaited = match.seats.get(index=factories.awaited_seat(match)).user
+    other = bea if awaited == ann else ann
+    lobby = factories.client_for(awaited).get("/matches/").content.decode()
+    assert (
+        'due <time datetime="2030-01-05T02:00:00+09:00" '
+        'title="Saturday 5 Jan, 02:00 (Asia/Tokyo)">in ' in lobby
+    )
+    assert "due <time" not in factories.client_for(other).get("/matches/").content.decode()
+
+
 def test_a_profile_dates_in_the_readers_zone(ann, bea, ann_client):
     get_user_model().objects.filter(pk=bea.pk).update(
         date_joined=datetime.datetime(2026, 3, 1, 23, 30, tzinfo=datetime.UTC)
