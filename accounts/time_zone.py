@@ -87,7 +87,7 @@ def zone_field(
         help_text=help_text,
         error_messages={
             "required": "Choose a time zone.",
-            "invalid_choice": "“%(value)s” is not a time zone we know: choose one from the list.",
+            "invalid_choice": "That is not a time zone we know: choose one from the list.",
         },
     )
 
