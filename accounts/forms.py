@@ -6,19 +6,41 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 
-from accounts.models import NotificationSettings
+from accounts.models import NotificationSettings, TimeZoneSetting
+from accounts.time_zone import DEFAULT_ZONE, zone_field
 
 
 class RegisterForm(UserCreationForm):
-    """Username and password twice (Django's validators), plus an optional e-mail for resets."""
+    """Username and password twice (Django's validators), an optional e-mail for resets, and
+    the time zone (the browser's suggestion, else UTC)."""
 
     email = forms.EmailField(
         required=False, help_text="Optional; needed only to reset a forgotten password."
     )
 
+    time_zone = zone_field(
+        initial=DEFAULT_ZONE,
+        required=False,  # a post without it (no select sent) means UTC; a garbage name is refused
+        help_text="Dates and deadlines show in this zone. Your browser suggests one; you can "
+        "change it later on your account page.",
+    )
+
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "email")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:  # static/js/time_zone.js puts the browser's zone in, once
+            self.fields["time_zone"].widget.attrs["data-suggest-zone"] = ""
+
+    def save(self, commit: bool = True) -> User:
+        """The account, and its time zone (so signing in puts that zone in the session)."""
+        user = super().save(commit=commit)
+        if commit:
+            zone = self.cleaned_data["time_zone"] or DEFAULT_ZONE
+            TimeZoneSetting.objects.create(user=user, zone=zone)
+        return user
 
     def validate_password_for_user(
         self, user: User, password_field_name: str = "password1"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from timezone_field import TimeZoneField
 
 
 class NotificationSettings(models.Model):
@@ -55,3 +56,17 @@ class MatchNotice(models.Model):
 
     def __str__(self) -> str:
         return f"notices of user {self.user_id} about match {self.match_id}"
+
+
+class TimeZoneSetting(models.Model):
+    """The zone a person reads times in (an IANA name such as ``Europe/Paris``); a missing row
+    means UTC. Suggested by the browser at sign-up, changed on the account page; the session
+    keeps a copy so a request need not read this row (``accounts.time_zone``)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="time_zone_setting"
+    )
+    zone = TimeZoneField("Time zone", default="UTC")
+
+    def __str__(self) -> str:
+        return f"time zone of user {self.user_id}: {self.zone}"

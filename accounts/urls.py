@@ -1,12 +1,13 @@
 from django.urls import include, path
 
-from accounts import account_page, views
+from accounts import account_page, time_zone, views
 
 urlpatterns = [
     path("", account_page.account, name="account"),
     path("register/", views.register, name="register"),
     path("profile/", views.profile_self, name="profile_self"),
     path("notifications/", views.notification_settings, name="notification_settings"),
+    path("time-zone/", time_zone.time_zone_change, name="time_zone"),
     path("badge/", views.badge, name="turn_badge"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     # Ahead of Django's own password_reset/ (below): the same view, throttled.

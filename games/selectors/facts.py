@@ -47,6 +47,7 @@ class MatchFacts:
     seed: int | None = None  # once the match is over
     salt: str | None = None  # once the match is over
     creator: str = ""  # the creator's name, where the page read it
+    deadline_at: datetime.datetime | None = None  # when the awaited move falls due, if it does
 
 
 def seat_facts(seats: Iterable[Seat]) -> list[SeatFacts]:
@@ -89,4 +90,5 @@ def match_facts(match: Match, *, creator: bool = False) -> MatchFacts:
         seed=match.seed if over else None,
         salt=match.salt if over else None,
         creator=match.created_by.username if creator else "",
+        deadline_at=match.deadline_at,
     )

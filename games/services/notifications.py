@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from accounts.models import MatchNotice
 from accounts.notify import DEADLINE, TURN, unsubscribe_url, wants
+from accounts.time_zone import zone_of
 from games import queue
 from games.models import Match, Seat
 
@@ -78,11 +79,14 @@ def notice_mail(
     *, user: AbstractBaseUser, match: Match, kind: str, due: datetime | None = None
 ) -> EmailMultiAlternatives:
     """The mail of ``kind`` for ``user`` about ``match``: plain text and HTML, a link to the
-    table, a one-click unsubscribe link and the RFC 8058 headers."""
+    table, a one-click unsubscribe link and the RFC 8058 headers; its times in ``user``'s time
+    zone, named."""
     title = f"{match.get_game_display()} #{match.pk}"
     subject = f"Your turn in {title}" if kind == TURN else f"Your move in {title} is due soon"
     unsubscribe = unsubscribe_url(user.pk, kind)
+    zone = zone_of(user.pk)
     context = {
+        "zone": zone.key,
         "user": user,
         "kind": kind,
         "title": title,
@@ -91,16 +95,19 @@ def notice_mail(
         "settings_url": f"{settings.PARLOUR_SITE_URL}{reverse('notification_settings')}",
         "unsubscribe_url": unsubscribe,
     }
+    with timezone.override(zone):
+        body = render_to_string("accounts/mail/notice.txt", context)
+        html = render_to_string("accounts/mail/notice.html", context)
     mail = EmailMultiAlternatives(
         subject=subject,
-        body=render_to_string("accounts/mail/notice.txt", context),
+        body=body,
         to=[user.email],
         headers={
             "List-Unsubscribe": f"<{unsubscribe}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
         },
     )
-    mail.attach_alternative(render_to_string("accounts/mail/notice.html", context), "text/html")
+    mail.attach_alternative(html, "text/html")
     return mail
 
 

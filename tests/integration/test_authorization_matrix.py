@@ -58,6 +58,8 @@ FORMS = {
     "move, stale": {"move": "{pub_move}", "version": "{pub_stale}"},
     "private move": {"move": "{priv_move}", "version": "{qv}"},
     "finished move": {"move": "{pub_move}", "version": "{fin_v}"},
+    "time zone chosen": {"zone": "Asia/Tokyo"},
+    "time zone garbage": {"zone": "Mars/Olympus_Mons"},
 }
 # Leaving (docs/leaving.md): every such POST carries its confirmation page's field.
 FORMS |= {
@@ -114,6 +116,9 @@ MATRIX_TEXT = [
     ("old profile link",   "GET",    "/accounts/ann/",                    301, 301, 301, 301, 301),
     ("notice settings",    "GET",    "/accounts/notifications/",            L, 200, 200, 200, 200),
     ("account page",       "GET",    "/accounts/",                          L, 200, 200, 200, 200),
+    ("time zone page",     "GET",    "/accounts/time-zone/",                L, 200, 200, 200, 200),
+    ("time zone chosen",   "POST",   "/accounts/time-zone/",                L, 302, 302, 302, 302),
+    ("time zone garbage",  "POST",   "/accounts/time-zone/",                L, 400, 400, 400, 400),
     ("turn badge (poll)",  "GET hx", "/accounts/badge/",                  286, 200, 200, 200, 200),
     # The unsubscribe link needs no sign-in: its signed token is the proof.
     ("unsubscribe page",   "GET",    "/accounts/unsubscribe/{unsub}/",    200, 200, 200, 200, 200),

@@ -12,8 +12,9 @@ sends it (anonymous, a seat, an outsider, staff), with CSRF checks enforced or n
 Each example runs in a savepoint that is rolled back afterwards, so every example starts from
 the same world and a failure shrinks to one reproducible request. Before and after, the rows a
 request could change are read (matches with version and snapshot, seats, the move log, users,
-ratings, notices, notification settings, admin log); the answer must be below 500, and when it
-is a refusal (a 4xx, or a redirect to a sign-in page) the rows must be exactly as before.
+ratings, notices, notification settings, time zones, admin log); the answer must be below 500,
+and when it is a refusal (a 4xx, or a redirect to a sign-in page) the rows must be exactly as
+before.
 
 What the strategies leave out, because no real server could deliver it to Django: header values
 outside latin-1 (a WSGI server decodes header bytes as latin-1; text here is encoded as UTF-8
@@ -57,7 +58,7 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from accounts import notify
-from accounts.models import MatchNotice, NotificationSettings
+from accounts.models import MatchNotice, NotificationSettings, TimeZoneSetting
 from games.models import Match, Move, Rating, RatingChange, Seat
 from games.services import match_create
 from tests import factories
@@ -90,6 +91,7 @@ SITE_ROUTES: dict[str, dict[str, str]] = {
     "profile_self": {},
     "notification_settings": {},
     "account": {},
+    "time_zone": {},
     "turn_badge": {},
     "unsubscribe": {"token": "unsubscribe"},
     "login": {},
@@ -514,6 +516,8 @@ FORM_KEYS = [
     "new_password2",
     "email_turn",
     "email_deadline",
+    "zone",
+    "time_zone",
     "next",
     "action",
     "_selected_action",
@@ -536,6 +540,7 @@ def form_strategy(world: World) -> st.SearchStrategy[dict[str, list[str]]]:
         st.sampled_from(["faraway", "gulliver", "me", "person", "greedy", "strong", "public"]),
         st.sampled_from(["yes", "YES", "no"]),
         st.sampled_from([*world.usernames, *world.passwords, "ann@example.com", "on"]),
+        st.sampled_from(["Asia/Tokyo", "UTC", "Factory", "../../etc/passwd", "/etc/localtime"]),
     )
     keys = st.one_of(st.sampled_from(FORM_KEYS), ANY_TEXT)
     move_form = st.fixed_dictionaries(
@@ -740,6 +745,7 @@ def rows_snapshot() -> tuple[Any, ...]:
         RatingChange.objects.count(),
         list(MatchNotice.objects.order_by("pk").values_list()),
         list(NotificationSettings.objects.order_by("pk").values_list()),
+        list(TimeZoneSetting.objects.order_by("pk").values_list("pk", "user_id", "zone")),
         LogEntry.objects.count(),
     )
 

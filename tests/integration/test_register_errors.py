@@ -21,7 +21,7 @@ def _fields(page: str) -> dict[str, str]:
     )
     named = {}
     for block in blocks:
-        name = re.search(r'<input [^>]*name="([^"]+)"', block)
+        name = re.search(r'<(?:input|select) [^>]*name="([^"]+)"', block)
         named[name.group(1)] = block
     return named
 
