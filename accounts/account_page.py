@@ -18,7 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from accounts import notify
+from accounts import holidays, notify
 from accounts.models import NotificationSettings
 
 
@@ -44,6 +44,7 @@ def notifications_context(request: HttpRequest) -> dict[str, Any]:
 SECTIONS: tuple[Section, ...] = (
     Section("accounts/account/_identity.html", identity_context),
     Section("accounts/account/_notifications.html", notifications_context),
+    Section(holidays.SECTION_TEMPLATE, holidays.holiday_context),
 )
 
 

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from accounts import account_page, views
+from accounts import account_page, holidays, views
 
 urlpatterns = [
     path("", account_page.account, name="account"),
@@ -8,6 +8,8 @@ urlpatterns = [
     path("profile/", views.profile_self, name="profile_self"),
     path("notifications/", views.notification_settings, name="notification_settings"),
     path("badge/", views.badge, name="turn_badge"),
+    path("holiday/", holidays.holiday_go, name="holiday_go"),
+    path("holiday/end/", holidays.holiday_return, name="holiday_return"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     # Ahead of Django's own password_reset/ (below): the same view, throttled.
     path("password_reset/", views.ThrottledPasswordResetView.as_view(), name="password_reset"),

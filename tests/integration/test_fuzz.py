@@ -57,7 +57,7 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from accounts import notify
-from accounts.models import MatchNotice, NotificationSettings
+from accounts.models import Holiday, MatchNotice, NotificationSettings
 from games.models import Match, Move, Rating, RatingChange, Seat
 from games.services import match_create
 from tests import factories
@@ -87,6 +87,8 @@ SITE_ROUTES: dict[str, dict[str, str]] = {
     "profile_self": {},
     "notification_settings": {},
     "account": {},
+    "holiday_go": {},
+    "holiday_return": {},
     "turn_badge": {},
     "unsubscribe": {"token": "unsubscribe"},
     "login": {},
@@ -499,6 +501,8 @@ FORM_KEYS = [
     "target",
     "challenges",
     "deadline_days",
+    "refuse_holidays",
+    "until",
     "visibility",
     *(f"seat_{i}" for i in range(9)),
     "username",
@@ -531,6 +535,7 @@ def form_strategy(world: World) -> st.SearchStrategy[dict[str, list[str]]]:
         version_values(world),
         st.sampled_from(["faraway", "gulliver", "me", "person", "greedy", "strong", "public"]),
         st.sampled_from([*world.usernames, *world.passwords, "ann@example.com", "on"]),
+        st.dates().map(lambda day: day.isoformat()),  # the holiday's last day, and nonsense ones
     )
     keys = st.one_of(st.sampled_from(FORM_KEYS), ANY_TEXT)
     move_form = st.fixed_dictionaries(
@@ -735,6 +740,7 @@ def rows_snapshot() -> tuple[Any, ...]:
         RatingChange.objects.count(),
         list(MatchNotice.objects.order_by("pk").values_list()),
         list(NotificationSettings.objects.order_by("pk").values_list()),
+        list(Holiday.objects.order_by("pk").values_list()),
         LogEntry.objects.count(),
     )
 
