@@ -31,6 +31,13 @@ class AwayLine:
         return "this match refuses holidays, so their turn deadline still runs."
 
 
+def deadline_waits(match: MatchFacts, seats: Iterable[SeatFacts], awaiting: Iterable[int]) -> bool:
+    """Whether the deadline now running is held: someone it falls on is away, and the match
+    allows holidays (the table then shows their holiday line instead of the deadline)."""
+    awaited = set(awaiting)
+    return match.holidays and any(s.away_until and s.index in awaited for s in seats)
+
+
 def away_lines(match: MatchFacts, seats: Iterable[SeatFacts]) -> list[AwayLine]:
     """The seated people on holiday, while the match is in play."""
     if match.status != "active":

@@ -378,3 +378,22 @@ def test_a_vote_waits_for_an_away_voter_and_the_others_ballots_are_closed_first(
     match.refresh_from_db()
     assert match.awaiting == [away_seat]
     assert match.deadline_at == holiday.away_until + timedelta(hours=24)
+
+
+def test_the_deadline_line_gives_way_to_the_holiday_while_the_away_person_is_awaited(ann, bea):
+    match = _duel(ann, bea)
+    awaited = _awaited_user(match, ann, bea)
+    other = bea if awaited == ann else ann
+    client = factories.client_for(other)
+    assert 'id="deadline"' in client.get(f"/matches/{match.pk}/").content.decode()
+    _joined_weeks_ago(other, 3)
+    holiday_start(user=other, until=_today())  # the one not awaited: the deadline still runs
+    assert 'id="deadline"' in client.get(f"/matches/{match.pk}/").content.decode()
+    _joined_weeks_ago(awaited, 3)
+    holiday_start(user=awaited, until=_today())
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert 'id="deadline"' not in page
+    assert f"{awaited.username} is on holiday until" in page
+    refused = _duel(ann, bea, holidays=False)  # the same deal: the same person awaited
+    page = client.get(f"/matches/{refused.pk}/").content.decode()
+    assert 'id="deadline"' in page and "their turn deadline still runs" in page

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime
 
-from games.presentation.holidays import away_lines
+from games.presentation.holidays import away_lines, deadline_waits
 from games.selectors.facts import MatchFacts, SeatFacts
 
 UNTIL = datetime.datetime(2026, 12, 8, tzinfo=datetime.UTC)
@@ -53,3 +53,10 @@ def test_a_match_refusing_holidays_says_the_deadline_still_runs():
     [line] = away_lines(_match(holidays=False), SEATS)
     assert not line.held
     assert line.note == "this match refuses holidays, so their turn deadline still runs."
+
+
+def test_the_deadline_waits_only_when_it_falls_on_someone_away_where_holidays_hold():
+    assert deadline_waits(_match(), SEATS, [0])
+    assert not deadline_waits(_match(), SEATS, [1])
+    assert not deadline_waits(_match(), SEATS, [])
+    assert not deadline_waits(_match(holidays=False), SEATS, [0])
