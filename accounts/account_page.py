@@ -18,7 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from accounts import notify, time_zone
+from accounts import holidays, notify, time_zone
 from accounts.models import NotificationSettings
 
 
@@ -45,6 +45,7 @@ SECTIONS: tuple[Section, ...] = (
     Section("accounts/account/_identity.html", identity_context),
     Section("accounts/account/_notifications.html", notifications_context),
     Section("accounts/account/_time_zone.html", time_zone.time_zone_context),
+    Section(holidays.SECTION_TEMPLATE, holidays.holiday_context),
 )
 
 

@@ -70,3 +70,26 @@ class TimeZoneSetting(models.Model):
 
     def __str__(self) -> str:
         return f"time zone of user {self.user_id}: {self.zone}"
+
+
+class Holiday(models.Model):
+    """A person's holiday allowance and the holiday they are on (docs/accounts.md, "Holidays").
+
+    The allowance is computed, never swept: ``banked`` days stood at ``banked_at``, and a day
+    is earned every ``accounts.holiday_allowance.EARN_EVERY`` since then, up to the cap. A
+    missing row means none banked since the person joined. The person is away while
+    ``away_since <= now < away_until``; ``days_taken`` is what the current holiday cost, so
+    ending it early gives back the days not yet begun.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="holiday"
+    )
+    banked = models.PositiveSmallIntegerField(default=0)
+    banked_at = models.DateTimeField()
+    away_since = models.DateTimeField(null=True, blank=True)
+    away_until = models.DateTimeField(null=True, blank=True)
+    days_taken = models.PositiveSmallIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"holiday of user {self.user_id} (until {self.away_until})"

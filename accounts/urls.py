@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from accounts import account_page, time_zone, views
+from accounts import account_page, holidays, time_zone, views
 
 urlpatterns = [
     path("", account_page.account, name="account"),
@@ -9,6 +9,8 @@ urlpatterns = [
     path("notifications/", views.notification_settings, name="notification_settings"),
     path("time-zone/", time_zone.time_zone_change, name="time_zone"),
     path("badge/", views.badge, name="turn_badge"),
+    path("holiday/", holidays.holiday_go, name="holiday_go"),
+    path("holiday/end/", holidays.holiday_return, name="holiday_return"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     # Ahead of Django's own password_reset/ (below): the same view, throttled.
     path("password_reset/", views.ThrottledPasswordResetView.as_view(), name="password_reset"),

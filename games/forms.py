@@ -46,6 +46,12 @@ class MatchNewForm(forms.Form):
         required=False,
         help_text="When a person's time runs out, the greedy bot plays that turn for them.",
     )
+    refuse_holidays = forms.BooleanField(
+        label="Refuse holidays",
+        required=False,
+        help_text="The turn deadline runs even for a player on holiday (by default a holiday "
+        "holds it until they are back).",
+    )
 
     visibility = forms.ChoiceField(
         label="Who may watch",

@@ -108,6 +108,9 @@ class Match(models.Model):
     # When the awaited move falls due: the turn deadline, or a challenge vote's closing time.
     # Set with every write of the state; ``None`` when nothing is due.
     deadline_at = models.DateTimeField(null=True, blank=True)
+    # A site setting too: whether a seated person's holiday holds this match's deadlines for
+    # them (docs/accounts.md, "Holidays"); the creator may refuse holidays for the match.
+    holidays = models.BooleanField(default=True)
     # Ratings (docs/ratings.md). ``seed_fixed``: created with a chosen seed, so never rated.
     seed_fixed = models.BooleanField(default=False)
     # "" while not finished; "pending" from the transaction that ends the match until the

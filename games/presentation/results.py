@@ -4,11 +4,12 @@ values the history and lobby selectors read (docs/history.md)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from games.filters import IN_PLAY
 from games.models import Match, Result
+from games.presentation.holidays import AwayLine, away_lines
 from games.presentation.names import opponent_name, ordinal, seat_names
 from games.presentation.ratings import change_text
 
@@ -107,6 +108,7 @@ class ListingLine:
     your_turn: bool
     names: list[str]
     result: ResultWords | None
+    away: list[AwayLine] = field(default_factory=list)  # who is on holiday, while in play
 
 
 def listing_lines(listings: Iterable[MatchListing]) -> list[ListingLine]:
@@ -116,6 +118,7 @@ def listing_lines(listings: Iterable[MatchListing]) -> list[ListingLine]:
             your_turn=item.your_turn,
             names=seat_names(item.match.num_players, item.seats),
             result=None if item.result is None else result_words(item.result),
+            away=away_lines(item.match, item.seats),
         )
         for item in listings
     ]

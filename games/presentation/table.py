@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from games.presentation import table_build
+from games.presentation.holidays import HOLIDAYS_REFUSED, away_lines, deadline_waits
 from games.presentation.leaving import leave_words
 from games.presentation.names import seat_names
 from games.presentation.ratings import seat_change_lines
@@ -26,8 +27,12 @@ def table_page(data: TableData) -> dict[str, Any]:
         "deadline_at": data.deadline_at,
         "rating_changes": seat_change_lines(data.rating_changes, names),
         "leave": leave_words(data.leave, names),
+        "away": away_lines(data.match, data.seats),
+        "holidays_refused": HOLIDAYS_REFUSED if not data.match.holidays else "",
     }
     if data.view is not None:
         context["table"] = table_build(data.match.game, view=data.view, names=names, log=data.log)
+        awaiting = data.view.get("awaiting") or []
+        context["deadline_waits"] = deadline_waits(data.match, data.seats, awaiting)
         context["log_append"] = data.log_append
     return context

@@ -11,6 +11,8 @@ import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.utils import timezone
+
 from games.engines import get_engine
 from games.models import Match, Seat
 
@@ -23,6 +25,9 @@ class SeatFacts:
     user_id: int | None
     username: str | None
     bot_level: str | None
+    # When the person's holiday ends, while they are on one (read only where the seats were
+    # read with ``user__holiday``: the table's reads, never a query of its own).
+    away_until: datetime.datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -48,19 +53,36 @@ class MatchFacts:
     salt: str | None = None  # once the match is over
     creator: str = ""  # the creator's name, where the page read it
     deadline_at: datetime.datetime | None = None  # when the awaited move falls due, if it does
+    holidays: bool = True  # a seated person's holiday holds the deadline (docs/accounts.md)
 
 
 def seat_facts(seats: Iterable[Seat]) -> list[SeatFacts]:
-    """The seats (read with their users) as facts, by index."""
+    """The seats (read with their users) as facts, by index; with each person's holiday where
+    the seats were read with ``user__holiday`` (``select_related``)."""
+    now = timezone.now()
     return [
         SeatFacts(
             index=s.index,
             user_id=s.user_id,
             username=s.user.username if s.user_id is not None else None,
             bot_level=s.bot_level,
+            away_until=_away_until(s, now),
         )
         for s in sorted(seats, key=lambda s: s.index)
     ]
+
+
+def _away_until(seat: Seat, now: datetime.datetime) -> datetime.datetime | None:
+    """The seat's person's holiday end if they are away and the row was read with them."""
+    if seat.user_id is None:
+        return None
+    holiday_of = type(seat.user).holiday.related  # the reverse one-to-one to accounts.Holiday
+    if not holiday_of.is_cached(seat.user):
+        return None
+    row = holiday_of.get_cached_value(seat.user)
+    if row is None or row.away_since is None or row.away_until is None:
+        return None
+    return row.away_until if row.away_since <= now < row.away_until else None
 
 
 def match_facts(match: Match, *, creator: bool = False) -> MatchFacts:
@@ -91,4 +113,5 @@ def match_facts(match: Match, *, creator: bool = False) -> MatchFacts:
         salt=match.salt if over else None,
         creator=match.created_by.username if creator else "",
         deadline_at=match.deadline_at,
+        holidays=match.holidays,
     )

@@ -49,7 +49,9 @@ def _listing(m: Match, seat: Seat | None = None, your_turn: bool = False) -> Mat
 
 
 def _listed(qs: QuerySet[Match]) -> QuerySet[Match]:
-    seats = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"))
+    # The holidays ride along with the users (the lists' "on holiday" notes): no query more.
+    people = Seat.objects.select_related("user", "user__holiday").order_by("index")
+    seats = Prefetch("seats", queryset=people)
     return qs.defer("state", "start_events").select_related("created_by").prefetch_related(seats)
 
 

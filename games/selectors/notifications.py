@@ -78,6 +78,12 @@ def reminders_due(*, now: datetime) -> list[Seat]:
         )
         .filter(by_span)
         .exclude(Exists(reminded))
+        # Away on holiday where it holds the deadline: no reminder, the deadline waits.
+        .exclude(
+            match__holidays=True,
+            user__holiday__away_since__lte=now,
+            user__holiday__away_until__gt=now,
+        )
         .select_related("match", "user")
         .order_by("match__deadline_at")[:500]
     )

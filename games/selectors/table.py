@@ -22,8 +22,13 @@ from games.selectors.ratings import SeatChange, match_rating_changes
 
 
 def match_seats(*, match_id: int) -> list[Seat]:
-    """The taken seats of a match with their users, by index: the one seat read of a request."""
-    return list(Seat.objects.filter(match_id=match_id).select_related("user").order_by("index"))
+    """The taken seats of a match with their users and their holidays, by index: the one seat
+    read of a request."""
+    return list(
+        Seat.objects.filter(match_id=match_id)
+        .select_related("user", "user__holiday")
+        .order_by("index")
+    )
 
 
 def seat_of(seats: Sequence[Seat], user: AbstractBaseUser) -> Seat | None:

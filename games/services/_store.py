@@ -136,6 +136,13 @@ def vote_open(engine: Engine, state: Any, seat: int) -> bool:
     return any(m.get("type") == "vote" for m in engine.legal_moves(state, seat))
 
 
+def deadline_span(match: Match) -> timedelta:
+    """How long the awaited move is given: the turn deadline, or a vote's 24 hours without one."""
+    if match.deadline_days:
+        return timedelta(days=match.deadline_days)
+    return VOTE_DEADLINE_WITHOUT_TURN_DEADLINE
+
+
 def _deadline(*, engine: Engine, match: Match, state: Any, previous: Any) -> Any:
     """When the move now awaited falls due (``None``: never).
 
@@ -150,12 +157,7 @@ def _deadline(*, engine: Engine, match: Match, state: Any, previous: Any) -> Any
     if vote_open(engine, state, awaiting[0]):
         if prev_awaiting and vote_open(engine, previous, prev_awaiting[0]):
             return match.deadline_at
-        span = (
-            timedelta(days=match.deadline_days)
-            if match.deadline_days
-            else VOTE_DEADLINE_WITHOUT_TURN_DEADLINE
-        )
-        return timezone.now() + span
+        return timezone.now() + deadline_span(match)
     if match.deadline_days:
         if len(awaiting) == 1 and prev_awaiting == awaiting and match.deadline_at is not None:
             return match.deadline_at

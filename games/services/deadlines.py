@@ -10,9 +10,9 @@ from django.utils import timezone
 from games import bots
 from games.engines import get_engine
 from games.models import BotLevel, Match, Move, Seat
-from games.services._store import vote_open
+from games.services._store import deadline_span, vote_open
 from games.services.bots import bot_seed
-from games.services.errors import StaleVersion
+from games.services.errors import OnHoliday, StaleVersion
 from games.services.moves import move_submit
 
 logger = logging.getLogger(__name__)
@@ -25,11 +25,14 @@ def match_deadline_enforce(*, match: Match, now: Any = None) -> int:
     accepting; a person's turn past the turn deadline is played by the greedy bot for them, to
     its end (a Faraway turn is a draw and then a card). Each move goes through ``move_submit``
     at the version read here, so a person who moves at the last moment wins the race and
-    nothing is played for them. Returns the number of moves played.
+    nothing is played for them. A person on holiday in a match that allows holidays is not
+    played for: the deadline moves to a full span after their holiday ends (docs/accounts.md,
+    "Holidays"). Returns the number of moves played.
     """
     now = now or timezone.now()
     engine = get_engine(match.game)
     played = 0
+    turn_of: int | None = None  # the seat whose overdue turn this sweep has begun to play
     seats = list(Seat.objects.filter(match_id=match.pk).order_by("index"))
     by_index = {s.index: s for s in seats}
     # Stops when what is awaited next has a deadline still to come (the next person's turn).
@@ -66,9 +69,21 @@ def match_deadline_enforce(*, match: Match, now: Any = None) -> int:
                 move=move,
                 expected_version=match.version,
                 auto=auto,
+                # A turn begun before a holiday is played to its end: a holiday starting
+                # between a Faraway draw and its card would leave the turn half-played.
+                holiday_holds=seat.index != turn_of,
             )
         except StaleVersion:
             logger.info("deadline on match %s: the table moved first", match.pk)
             break
+        except OnHoliday as away:
+            # The deadline restarts from the holiday's end: a full span after it. Only if the
+            # table has not moved meanwhile (a move sets its own deadline).
+            Match.objects.filter(pk=match.pk, version=match.version).update(
+                deadline_at=away.until + deadline_span(match)
+            )
+            logger.info("deadline on match %s: seat %s is on holiday", match.pk, seat.index)
+            break
         played += 1
+        turn_of = seat.index
     return played

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+
 
 class Rejected(Exception):
     """A request the rules or the match's state refuse; nothing was changed."""
@@ -23,3 +25,12 @@ class StaleVersion(MoveRejected):
 
 class JoinRejected(Rejected):
     """A seat that could not be taken."""
+
+
+class OnHoliday(Rejected):
+    """A deadline's move for a person who is on holiday in a match that allows holidays: not
+    played (docs/accounts.md, "Holidays"). ``until`` is when the holiday ends."""
+
+    def __init__(self, until: datetime.datetime) -> None:
+        super().__init__("That player is on holiday: their deadline waits.", status=409)
+        self.until = until

@@ -25,6 +25,7 @@ def match_create(
     bots: Mapping[int, str] | None = None,
     creator_plays: bool = True,
     deadline_days: int | None = None,
+    holidays: bool = True,
     seed: int | None = None,
     public: bool = False,
 ) -> Match:
@@ -33,9 +34,11 @@ def match_create(
     ``seed`` fixes the deal (tests, or replaying a known deal); it is drawn at random otherwise.
     The seed commitment is drawn here (``games.engines.records``). A ``public`` match may be
     watched by any signed-in user and is listed in the lobby; a private one is its members'.
-    ``bots`` maps seat numbers to bot levels. The creator takes the lowest seat left without a
-    bot, unless ``creator_plays`` is false (they only watch). A table full at creation (every
-    seat a bot, or the creator and bots) starts at once.
+    ``holidays=False`` refuses holidays: the turn deadline runs even for a person away
+    (docs/accounts.md, "Holidays"). ``bots`` maps seat numbers to bot levels. The creator
+    takes the lowest seat left without a bot, unless ``creator_plays`` is false (they only
+    watch). A table full at creation (every seat a bot, or the creator and bots) starts at
+    once.
     """
     try:
         engine = get_engine(game)
@@ -62,6 +65,7 @@ def match_create(
             options=options,
             created_by=created_by,
             deadline_days=deadline_days,
+            holidays=holidays,
             public=public,
         )
         if seed is not None:

@@ -7,13 +7,15 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils import timezone
 
 from games.engines import IllegalMove, get_engine
 from games.engines.base import same_json
 from games.engines.replay import NEXT_ROUND
 from games.models import Match, Move, Seat
 from games.services._store import due_work_enqueue, entry_log, refresh, seats_of, state_store
-from games.services.errors import MoveRejected, StaleVersion
+from games.services.errors import MoveRejected, OnHoliday, StaleVersion
+from games.services.holidays import away_until
 
 
 @dataclass(frozen=True)
@@ -28,7 +30,8 @@ class Played:
 
 
 def _locked(match_id: int) -> tuple[Match, list[Seat]]:
-    """The match row, locked, and its seats with their users: one query.
+    """The match row, locked, and its seats with their users (and their holidays, for the
+    table's "on holiday" line): one query.
 
     ``FOR UPDATE OF`` the match only, so two moves on one table queue on its row while the
     seats stay free to read. A match has a seat before it can have a move, so no seat means
@@ -37,7 +40,7 @@ def _locked(match_id: int) -> tuple[Match, list[Seat]]:
     # Sorted here, not by the query: an ORDER BY costs more to build than eight seats to sort.
     seats = sorted(
         Seat.objects.filter(match_id=match_id)
-        .select_related("match", "user")
+        .select_related("match", "user", "user__holiday")
         .select_for_update(of=("match",))
         .order_by(),
         key=lambda seat: seat.index,
@@ -77,21 +80,37 @@ def move_submit(
     move: dict[str, Any],
     expected_version: int,
     auto: str = Move.Auto.CHOSEN,
+    holiday_holds: bool = True,
 ) -> Match:
     """Play ``move`` for ``seat`` if the match is still at ``expected_version``: one transaction.
 
     The match row is locked (its seats read in the same query), so of two identical submissions
     one plays and the other finds the version moved on (409). ``auto`` records why the server
-    played a person's move for them. Returns ``match`` refreshed to the committed row.
+    played a person's move for them; such a move for a person on holiday, in a match that
+    allows holidays, is refused with ``OnHoliday`` (``holiday_holds=False``: the deadline is
+    finishing a turn it began before the holiday, which a holiday does not split). Returns
+    ``match`` refreshed to the committed row.
     """
     if seat.match_id != match.pk:
         raise MoveRejected("You do not have a seat at this table.", status=403)
     with transaction.atomic():
         locked, locked_seats = _locked(match.pk)
+        held = next(s for s in locked_seats if s.index == seat.index)
+        if (
+            auto != Move.Auto.CHOSEN
+            and holiday_holds
+            and locked.holidays
+            and held.user_id is not None
+        ):
+            # Under the match lock a holiday also takes, so a holiday and a deadline racing for
+            # this turn are ordered (games.services.holidays). Never on a person's own move.
+            until = away_until(user_id=held.user_id, now=timezone.now())
+            if until is not None:
+                raise OnHoliday(until)
         _move_play(
             match=locked,
             seats=locked_seats,
-            seat=next(s for s in locked_seats if s.index == seat.index),
+            seat=held,
             move=move,
             expected_version=expected_version,
             auto=auto,

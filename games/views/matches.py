@@ -70,6 +70,7 @@ def match_new(request: HttpRequest) -> HttpResponse:
                 bots=form.bots(),
                 creator_plays=form.creator_plays(),
                 deadline_days=form.cleaned_data.get("deadline_days"),
+                holidays=not form.cleaned_data.get("refuse_holidays"),
                 public=form.public(),
             )
         except Rejected as exc:

@@ -31,11 +31,14 @@ import json
 import random
 import re
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.test import Client
+from django.utils import timezone
 
 from accounts import notify
 from games.engines import get_engine
@@ -60,6 +63,9 @@ FORMS = {
     "finished move": {"move": "{pub_move}", "version": "{fin_v}"},
     "time zone chosen": {"zone": "Asia/Tokyo"},
     "time zone garbage": {"zone": "Mars/Olympus_Mons"},
+    # Everyone has earned a week's holiday (the world's people joined eight weeks ago).
+    "go on holiday": {"until": "{today}"},
+    "holiday, too long": {"until": "{too_far}"},
 }
 # Leaving (docs/leaving.md): every such POST carries its confirmation page's field.
 FORMS |= {
@@ -120,6 +126,11 @@ MATRIX_TEXT = [
     ("time zone chosen",   "POST",   "/accounts/time-zone/",                L, 302, 302, 302, 302),
     ("time zone garbage",  "POST",   "/accounts/time-zone/",                L, 400, 400, 400, 400),
     ("turn badge (poll)",  "GET hx", "/accounts/badge/",                  286, 200, 200, 200, 200),
+    # Holidays: each signed-in person's own, the URLs name nobody (docs/accounts.md).
+    ("go on holiday",      "POST",   "/accounts/holiday/",                  L, 302, 302, 302, 302),
+    ("holiday, too long",  "POST",   "/accounts/holiday/",                  L, 400, 400, 400, 400),
+    ("holiday by GET",     "GET",    "/accounts/holiday/",                  L, 405, 405, 405, 405),
+    ("back, not away",     "POST",   "/accounts/holiday/end/",              L, 409, 409, 409, 409),
     # The unsubscribe link needs no sign-in: its signed token is the proof.
     ("unsubscribe page",   "GET",    "/accounts/unsubscribe/{unsub}/",    200, 200, 200, 200, 200),
     ("unsubscribe forged", "GET",    "/accounts/unsubscribe/{bad}/",      400, 400, 400, 400, 400),
@@ -219,6 +230,8 @@ class World:
 def world(db) -> World:
     ann, bea, cal = (factories.user_make(name) for name in ("ann", "bea", "cal"))
     staff = factories.staff_make("staff")
+    joined = timezone.now() - timedelta(weeks=8, hours=1)  # a holiday allowance of 8 days
+    get_user_model().objects.update(date_joined=joined)
     public = _seeded("faraway", [ann, bea], public=True)
     private = _seeded("gulliver", [ann, bea], public=False)
     finished = factories.match_make(players=[ann, bea], seed=SEED_BASE - 1, public=True)
@@ -247,6 +260,8 @@ def world(db) -> World:
         "invite": invite.invite_token,
         "unsub": token,
         "bad": token[:-2] + ("AA" if not token.endswith("AA") else "BB"),
+        "today": timezone.localdate().isoformat(),
+        "too_far": (timezone.localdate() + timedelta(days=8)).isoformat(),
     }
     return World(
         clients=clients,

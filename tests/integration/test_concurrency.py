@@ -8,12 +8,17 @@ in CI's SQLite pass. A race may refuse a request (409) but never fails one (500)
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
+from accounts.models import Holiday
+from games import tasks
 from games.engines.records import record_verify
 from games.models import Match, Move
+from games.services import match_create, match_join
 from tests import factories
 
 
@@ -154,3 +159,42 @@ def test_a_cancel_racing_a_join_for_the_last_seat_leaves_one_or_the_other():
         assert fresh.status == Match.Status.CANCELLED and fresh.seats.count() == 1
     else:
         assert fresh.status == Match.Status.ACTIVE and fresh.seats.count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("attempt", range(3))
+def test_going_on_holiday_against_the_deadline_sweep_plays_before_it_or_not_at_all(attempt):
+    """A person overdue goes on holiday as the deadline sweep runs: the holiday takes the
+    locks of their matches, and a deadline's move checks the holiday under that lock, so the
+    sweep either played their turn before the holiday began or played nothing and moved the
+    deadline to a full day after the holiday (docs/accounts.md, "Holidays")."""
+    ann, bea = factories.user_make("ann"), factories.user_make("bea")
+    for user in (ann, bea):
+        user.date_joined = timezone.now() - timedelta(weeks=5)
+        user.save(update_fields=["date_joined"])
+    match = match_create(game="faraway", num_players=2, created_by=ann, deadline_days=1, seed=5)
+    match_join(match=match, user=bea)
+    match.refresh_from_db()
+    away = [ann, bea][match.awaiting[0]]
+    Match.objects.filter(pk=match.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
+    client = factories.client_for(away)
+    until = timezone.localdate() + timedelta(days=2)
+
+    results = factories.at_once(
+        [
+            lambda: client.post("/accounts/holiday/", {"until": until.isoformat()}).status_code,
+            lambda: tasks.enforce_deadlines.apply(throw=True).get(),
+        ],
+        timeout=60,
+    )
+    status, played = results
+    assert status == 302
+    holiday = Holiday.objects.get(user=away)
+    moves = list(Move.objects.filter(match=match).order_by("ply"))
+    fresh = Match.objects.get(pk=match.pk)
+    if played:  # the sweep came first: the whole overdue turn, then the other person's
+        assert len(moves) == played and {m.auto for m in moves} == {"deadline"}
+        assert fresh.awaiting != match.awaiting
+    else:  # the holiday came first: nothing played, the deadline waits for the return
+        assert moves == []
+        assert fresh.deadline_at == holiday.away_until + timedelta(days=1)

@@ -58,7 +58,7 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from accounts import notify
-from accounts.models import MatchNotice, NotificationSettings, TimeZoneSetting
+from accounts.models import Holiday, MatchNotice, NotificationSettings, TimeZoneSetting
 from games.models import Match, Move, Rating, RatingChange, Seat
 from games.services import match_create
 from tests import factories
@@ -92,6 +92,8 @@ SITE_ROUTES: dict[str, dict[str, str]] = {
     "notification_settings": {},
     "account": {},
     "time_zone": {},
+    "holiday_go": {},
+    "holiday_return": {},
     "turn_badge": {},
     "unsubscribe": {"token": "unsubscribe"},
     "login": {},
@@ -504,6 +506,8 @@ FORM_KEYS = [
     "target",
     "challenges",
     "deadline_days",
+    "refuse_holidays",
+    "until",
     "visibility",
     *(f"seat_{i}" for i in range(9)),
     "username",
@@ -541,6 +545,7 @@ def form_strategy(world: World) -> st.SearchStrategy[dict[str, list[str]]]:
         st.sampled_from(["yes", "YES", "no"]),
         st.sampled_from([*world.usernames, *world.passwords, "ann@example.com", "on"]),
         st.sampled_from(["Asia/Tokyo", "UTC", "Factory", "../../etc/passwd", "/etc/localtime"]),
+        st.dates().map(lambda day: day.isoformat()),  # the holiday's last day, and nonsense ones
     )
     keys = st.one_of(st.sampled_from(FORM_KEYS), ANY_TEXT)
     move_form = st.fixed_dictionaries(
@@ -746,6 +751,7 @@ def rows_snapshot() -> tuple[Any, ...]:
         list(MatchNotice.objects.order_by("pk").values_list()),
         list(NotificationSettings.objects.order_by("pk").values_list()),
         list(TimeZoneSetting.objects.order_by("pk").values_list("pk", "user_id", "zone")),
+        list(Holiday.objects.order_by("pk").values_list()),
         LogEntry.objects.count(),
     )
 

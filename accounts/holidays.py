@@ -1,0 +1,115 @@
+"""Holidays on the account page (docs/accounts.md, "Holidays"): the section, its form and the
+two posts, going away until a day and coming back early. The writes are
+``games.services.holidays``; the arithmetic is ``accounts.holiday_allowance``."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from accounts.holiday_allowance import CAP, EARN_EVERY, allowance_at, latest_until
+from accounts.models import Holiday
+from games.services.errors import Rejected
+from games.services.holidays import holiday_end, holiday_start
+
+SECTION_TEMPLATE = "accounts/account/_holidays.html"
+
+
+class HolidayForm(forms.Form):
+    until = forms.DateField(
+        label="Away until the end of",
+        widget=forms.DateInput(attrs={"type": "date"}),
+        error_messages={
+            "required": "Choose the last day of your holiday.",
+            "invalid": "Enter the last day of your holiday as a date (2026-12-24).",
+        },
+    )
+
+
+def holiday_context(request: HttpRequest, form: HolidayForm | None = None) -> dict[str, Any]:
+    """The allowance now, the holiday the person is on (if any) and the form to go away."""
+    now = timezone.now()
+    today = timezone.localdate(now)
+    row = Holiday.objects.filter(user_id=request.user.pk).first()
+    if row is None:
+        row = Holiday(user_id=request.user.pk, banked=0, banked_at=request.user.date_joined)
+    allowance = allowance_at(banked=row.banked, banked_at=row.banked_at, now=now)
+    away = (
+        row.away_since is not None
+        and row.away_until is not None
+        and row.away_since <= now < row.away_until
+    )
+    latest = latest_until(today=today, days=allowance.days)
+    form = form or HolidayForm(initial={"until": latest})
+    if latest is not None:
+        form.fields["until"].widget.attrs.update(min=today.isoformat(), max=latest.isoformat())
+    return {
+        "days": allowance.days,
+        "cap": CAP,
+        "next_day_at": None if allowance.days >= CAP else allowance.since + EARN_EVERY,
+        "away_until": row.away_until if away else None,
+        "last_day": (
+            timezone.localdate(row.away_until - datetime.timedelta(microseconds=1))
+            if away
+            else None
+        ),
+        "latest": latest,
+        "form": form,
+    }
+
+
+def _refused(
+    request: HttpRequest, message: str, status: int, form: HolidayForm | None = None
+) -> HttpResponse:
+    """The account page's holidays section alone, saying why nothing changed."""
+    context = holiday_context(request, form)
+    context["error"] = message
+    sections = [(SECTION_TEMPLATE, context)]
+    return render(request, "accounts/account.html", {"sections": sections}, status=status)
+
+
+def _back() -> HttpResponse:
+    return redirect(reverse("account") + "#account-holidays")
+
+
+@login_required
+@require_POST
+def holiday_go(request: HttpRequest) -> HttpResponse:
+    """``POST /accounts/holiday/``: go on holiday from now until the end of the chosen day."""
+    form = HolidayForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, "Nothing changed: " + form.errors["until"][0], 400, form)
+    try:
+        row = holiday_start(user=request.user, until=form.cleaned_data["until"])
+    except Rejected as exc:
+        return _refused(request, "Nothing changed: " + exc.message, exc.status, form)
+    messages.success(
+        request,
+        f"You are on holiday until the end of {form.cleaned_data['until']:%-d %b %Y}: "
+        f"{row.days_taken} day{'s' if row.days_taken != 1 else ''} spent.",
+    )
+    return _back()
+
+
+@login_required
+@require_POST
+def holiday_return(request: HttpRequest) -> HttpResponse:
+    """``POST /accounts/holiday/end/``: come back early; the days not yet begun come back."""
+    try:
+        back = holiday_end(user=request.user)
+    except Rejected as exc:
+        return _refused(request, "Nothing changed: " + exc.message, exc.status)
+    messages.success(
+        request,
+        f"Welcome back: {back} day{'s' if back != 1 else ''} returned to your allowance.",
+    )
+    return _back()
