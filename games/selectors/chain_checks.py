@@ -11,7 +11,7 @@ commitment drawn at creation. The checks themselves are the pure modules' (``gam
 - a running or waiting match: the seed commitment (``seed_commitment``) and the chain
   (``games.engines.replay.verify``), which need the seed a running match's record withholds.
 
-This reads the database only; the command words the results.
+Data only: ``games.presentation.chain_checks`` words a result.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
+from enum import StrEnum
 
 from games.engines import get_engine, replay
 from games.engines.records import record_verify, seed_commitment
@@ -26,66 +27,87 @@ from games.models import Match, Move
 from games.selectors.records import match_record
 
 
+class Fault(StrEnum):
+    """The first check a match failed, in the order they run."""
+
+    COMMITMENT = "commitment"  # the seed commitment is not SHA-256(salt || seed)
+    LOG = "log"  # the moves are not numbered 1 to the match's ply
+    CHAIN = "chain"  # an entry does not replay to its stored hash (``ply``)
+    HEAD = "head"  # the head hash is not the chain's last link
+    STATE = "state"  # the state snapshot is not where the log leads
+    RECORD = "record"  # a finished match's record fails the verifier (``record_problem``)
+
+
 @dataclass(frozen=True)
 class MatchCheck:
-    """One match's check: ``problem`` is ``None`` when it holds, else what differed."""
+    """One match's check. ``fault`` is ``None`` when it holds; ``ply`` the entry at fault
+    (``Fault.CHAIN``); ``missing`` the plies absent from the log (``Fault.LOG``);
+    ``record_problem`` the verifier's own report (``Fault.RECORD``)."""
 
     match_id: int
     game: str
     status: str
+    match_ply: int
     entries: int
-    problem: str | None
+    fault: Fault | None = None
+    ply: int | None = None
+    missing: tuple[int, ...] = ()
+    record_problem: str | None = None
 
     @property
     def ok(self) -> bool:
-        return self.problem is None
+        return self.fault is None
 
 
-def _log_problem(match: Match, rows: list[tuple[int, int | None, dict, str]]) -> str | None:
-    """The stored log against the match row: numbering, the chain, the head hash, the state."""
+def _log_fault(match: Match, rows: list[tuple[int, int | None, dict, str]]) -> dict | None:
+    """The stored log against the match row: numbering, the chain, the head hash, the state;
+    the fields of ``MatchCheck`` naming the first fault, or ``None``."""
     plies = [ply for ply, _, _, _ in rows]
     if plies != list(range(1, match.ply + 1)):
-        missing = sorted(set(range(1, match.ply + 1)) - set(plies))
-        return f"the match is at ply {match.ply} but its log holds {len(plies)} entries" + (
-            f" (missing ply {', '.join(map(str, missing[:5]))})" if missing else ""
-        )
+        missing = tuple(sorted(set(range(1, match.ply + 1)) - set(plies)))
+        return {"fault": Fault.LOG, "missing": missing}
     engine = get_engine(match.game)
     entries = [(seat, move) for _, seat, move, _ in rows]
     links = [link for _, _, _, link in rows]
     args = (engine, match.num_players, match.seed, match.options)
     broken = replay.verify(*args, entries, links)
     if broken is not None:
-        return f"entry {broken} does not replay to its stored hash"
+        return {"fault": Fault.CHAIN, "ply": broken}
     head = links[-1] if links else replay.start_hash(*args)
     if match.head_hash and match.head_hash != head:
-        return "the head hash is not the last link of the chain"
+        return {"fault": Fault.HEAD}
     if match.state is not None:
         last = deque(replay.frames(*args, entries), maxlen=1)
         final = last[0] if last else engine.new_game(*args[1:])
         if engine.dump(final) != match.state:
-            return "the state snapshot is not where the log leads"
+            return {"fault": Fault.STATE}
     return None
 
 
 def match_check(match: Match) -> MatchCheck:
-    """Check one match (its seats are loaded here); see the module docstring for what."""
+    """Check one match (its moves and, once finished, its seats are read here)."""
     rows = list(
         Move.objects.filter(match_id=match.pk)
         .order_by("ply")
         .values_list("ply", "seat", "payload", "chain_hash")
     )
-    problem = None
+    facts = {"match_id": match.pk, "game": match.game, "status": match.status}
+    facts |= {"match_ply": match.ply, "entries": len(rows)}
     if match.commitment and match.commitment != seed_commitment(match.salt, match.seed):
-        problem = "the seed commitment is not SHA-256(salt || seed)"
-    problem = problem or _log_problem(match, rows)
-    if problem is None and match.status == Match.Status.FINISHED:
+        return MatchCheck(**facts, fault=Fault.COMMITMENT)
+    fault = _log_fault(match, rows)
+    if fault is not None:
+        return MatchCheck(**facts, **fault)
+    if match.status == Match.Status.FINISHED:
         seats = list(match.seats.select_related("user").order_by("index"))
+        # Names are outside the hash chain: the record is checked under the usernames.
         names = [s.user.username if s.user_id else (s.bot_level or "") for s in seats]
         report = record_verify(
             match_record(match=match, seats=seats, names=names, viewer_seat=None)
         )
-        problem = None if report.ok else f"its record does not verify: {report.problem}"
-    return MatchCheck(match.pk, match.game, match.status, len(rows), problem)
+        if not report.ok:
+            return MatchCheck(**facts, fault=Fault.RECORD, record_problem=report.problem)
+    return MatchCheck(**facts)
 
 
 def matches_checked() -> Iterator[MatchCheck]:

@@ -1,8 +1,8 @@
 """``python manage.py verify_matches``: replay every match in this database against its hash
 chain (``games.selectors.chain_checks`` says what is checked), after a restore above all.
 
-Prints one line per match that fails (``--verbose 2``: per match), then a summary. Exit status 0
-when every match holds, 1 when any does not.
+Prints one line per match that fails (``-v 2``: per match), then a summary. Exit status 0 when
+every match holds, 1 when any does not.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from games.presentation.chain_checks import checks_summary, match_check_line
 from games.selectors.chain_checks import matches_checked
 
 
@@ -22,24 +23,16 @@ class Command(BaseCommand):
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        verbosity = options["verbosity"]
         checked = failed = entries = 0
         for check in matches_checked():
             checked += 1
             entries += check.entries
-            where = (
-                f"match {check.match_id} ({check.game}, {check.status}, {check.entries} entries)"
-            )
             if not check.ok:
                 failed += 1
-                self.stderr.write(f"FAIL  {where}: {check.problem}")
-            elif verbosity >= 2:
-                self.stdout.write(f"ok    {where}")
+                self.stderr.write(match_check_line(check))
+            elif options["verbosity"] >= 2:
+                self.stdout.write(match_check_line(check))
+        summary = checks_summary(checked, failed, entries)
         if failed:
-            raise CommandError(
-                f"{failed} of {checked} match(es) do not hold ({entries} entries read).",
-                returncode=1,
-            )
-        self.stdout.write(
-            self.style.SUCCESS(f"All {checked} match(es) hold: {entries} entries replayed.")
-        )
+            raise CommandError(summary, returncode=1)
+        self.stdout.write(self.style.SUCCESS(summary))
