@@ -119,6 +119,16 @@ class People(threading.Thread):
             raise self.error
 
 
+def bots_awaited(tables: list[Followed]) -> list[int]:
+    """The followed matches that wait on a bot's turn (read from the database)."""
+    going = Match.objects.filter(pk__in=[t.pk for t in tables], status=Match.Status.ACTIVE)
+    return [
+        match.pk
+        for match in going.prefetch_related("seats")
+        if {s.index for s in match.seats.all() if s.bot_level} & set(match.awaiting)
+    ]
+
+
 def played_out(tables: list[Followed]) -> None:
     """Every followed match played to its end on the restored site: the people by the move a
     greedy bot would make in their seat's view (read from the restored database), posted over
@@ -279,8 +289,10 @@ def restored_served(
     for table in tables:  # the signed-in browsers now talk to the restored site
         for browser in [*table.people.values(), reader]:
             browser.port = restored.web_port
+    with default_database_at(database, django_db_blocker):
+        waiting_on_bots = bots_awaited(tables)
     restored.web()
-    restored.worker()
+    worker = restored.worker()
     restored.beat()
 
     for table in tables:  # every remembered move, as the restored site serves it
@@ -292,6 +304,9 @@ def restored_served(
 
     with default_database_at(database, django_db_blocker):
         played_out(tables)
+    if waiting_on_bots:  # their turns were queued on the old site: only the sweeper sent them
+        print(f"restored with bots awaited in match(es) {waiting_on_bots}")
+        assert "sweep_stalled: re-enqueued" in worker.output()
 
     for table in tables:
         record = record_of(reader, table.pk)
