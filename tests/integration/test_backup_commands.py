@@ -18,7 +18,9 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
+from psycopg.conninfo import conninfo_to_dict
 
+from games.management.commands.backup import postgres_conninfo, sqlite_copy
 from games.models import Match, Move, Seat
 from games.services import match_create
 from tests import factories
@@ -228,3 +230,30 @@ def test_the_postgres_dump_restores_into_a_fresh_database(tmp_path, restored_dat
     from django.db.migrations.recorder import MigrationRecorder
 
     assert migrations == MigrationRecorder.Migration.objects.count()
+
+
+def test_a_missing_sqlite_file_is_an_error_not_an_empty_backup(tmp_path):
+    missing = tmp_path / "gone.sqlite3"
+    with pytest.raises(CommandError, match="Cannot open the database"):
+        sqlite_copy(str(missing), tmp_path / "copy.sqlite3")
+    assert not missing.exists()
+
+
+def test_pg_dump_connects_as_the_site_does_without_the_password_on_its_command_line():
+    conninfo = postgres_conninfo(
+        {
+            "NAME": "parlour",
+            "HOST": "db.example.org",
+            "PORT": 5433,
+            "USER": "site",
+            "PASSWORD": "s3cret",
+            "OPTIONS": {"sslmode": "require", "pool": True},
+        }
+    )
+    assert conninfo_to_dict(conninfo) == {
+        "dbname": "parlour",
+        "host": "db.example.org",
+        "port": "5433",
+        "user": "site",
+        "sslmode": "require",
+    }

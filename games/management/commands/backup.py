@@ -28,6 +28,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connections
+from psycopg.conninfo import make_conninfo
 
 
 def pg_dump_binary() -> str | None:
@@ -42,15 +43,31 @@ def pg_dump_binary() -> str | None:
     return None
 
 
+# Connection options of DATABASE_URL's query string that libpq (so pg_dump) reads as well.
+LIBPQ_OPTIONS = ("sslmode", "sslrootcert", "sslcert", "sslkey", "connect_timeout", "options")
+
+
+def postgres_conninfo(database: dict[str, Any]) -> str:
+    """The libpq connection string of a ``DATABASES`` entry, its password left out (pg_dump
+    gets it in ``PGPASSWORD``, never on a command line others can read)."""
+    params = {
+        "dbname": database.get("NAME"),
+        "host": database.get("HOST"),
+        "port": database.get("PORT"),
+        "user": database.get("USER"),
+    }
+    options = database.get("OPTIONS") or {}
+    params |= {key: options[key] for key in LIBPQ_OPTIONS if key in options}
+    return make_conninfo("", **{key: str(value) for key, value in params.items() if value})
+
+
 def postgres_dump(database: dict[str, Any], target: Path, pg_dump: str | None = None) -> None:
     """``pg_dump -Fc`` of ``database`` (a ``DATABASES`` entry) into ``target``."""
     binary = pg_dump or pg_dump_binary()
     if binary is None:
         raise CommandError("pg_dump is not installed (Debian: apt-get install postgresql-client).")
-    argv = [binary, "--format=custom", "--file", str(target), "--dbname", database["NAME"]]
-    for option, key in (("--host", "HOST"), ("--port", "PORT"), ("--username", "USER")):
-        if database.get(key):
-            argv += [option, str(database[key])]
+    argv = [binary, "--format=custom", "--file", str(target)]
+    argv += ["--dbname", postgres_conninfo(database)]
     env = {**os.environ}
     if database.get("PASSWORD"):
         env["PGPASSWORD"] = str(database["PASSWORD"])
@@ -63,12 +80,20 @@ def sqlite_copy(source: str, target: Path) -> None:
     """SQLite's online backup of the file ``source`` into ``target``: one step, one snapshot,
     then a single-file journal mode and an integrity check on the copy."""
     timeout = float(settings.DATABASES["default"].get("OPTIONS", {}).get("timeout", 20))
-    reader = sqlite3.connect(source, timeout=timeout)
+    try:
+        # mode=rw: a missing file is an error, not a new empty database backed up as if whole.
+        reader = sqlite3.connect(
+            f"{Path(source).resolve().as_uri()}?mode=rw", uri=True, timeout=timeout
+        )
+    except sqlite3.Error as exc:
+        raise CommandError(f"Cannot open the database {source}: {exc}") from None
     copy = sqlite3.connect(target)
     try:
         reader.backup(copy)  # pages=-1: the whole file inside one read transaction
         copy.execute("PRAGMA journal_mode=DELETE")
         verdict = copy.execute("PRAGMA integrity_check").fetchone()[0]
+    except sqlite3.Error as exc:
+        raise CommandError(f"The backup of {source} failed: {exc}") from None
     finally:
         copy.close()
         reader.close()
