@@ -229,10 +229,16 @@ class PostgresCluster:
 class Stack:
     """The site's processes on a private cluster (and, with ``redis``, a private Redis and a
     queue of their own), DEBUG off; each start returns its process. Without Redis, Celery runs
-    eagerly inside the web processes. ``env`` adds or overrides settings for every process."""
+    eagerly inside the web processes (unless ``env`` names a broker). Without a cluster
+    (``postgres`` None), the embedded default's SQLite file in ``folder/data``. ``env`` adds or
+    overrides settings for every process."""
 
     def __init__(
-        self, folder: Path, postgres: PostgresCluster, redis: RedisServer | None = None, **env: str
+        self,
+        folder: Path,
+        postgres: PostgresCluster | None,
+        redis: RedisServer | None = None,
+        **env: str,
     ) -> None:
         self.folder, self.postgres, self.redis = folder, postgres, redis
         self.queue = f"parlour-stack-{uuid.uuid4().hex[:10]}"
@@ -240,8 +246,9 @@ class Stack:
         self.web_port = free_port()
         self._workers = 0
         self.env = {k: v for k, v in os.environ.items() if k not in NOT_INHERITED}
+        if postgres is not None:
+            self.env["DATABASE_URL"] = postgres.url
         self.env.update(
-            DATABASE_URL=postgres.url,
             PARLOUR_DATA_DIR=str(folder / "data"),
             PARLOUR_CELERY_QUEUE=self.queue,
             DEBUG="0",
