@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from accounts import account_page, views
+from accounts import account_page, email_views, rename_views, views
 
 urlpatterns = [
     path("", account_page.account, name="account"),
@@ -9,6 +9,9 @@ urlpatterns = [
     path("notifications/", views.notification_settings, name="notification_settings"),
     path("badge/", views.badge, name="turn_badge"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
+    path("email/confirm/<str:token>/", email_views.email_confirm, name="email_confirm"),
+    path("email/resend/", email_views.email_resend, name="email_resend"),
+    path("name/", rename_views.rename, name="rename"),
     # Ahead of Django's own password_reset/ (below): the same view, throttled.
     path("password_reset/", views.ThrottledPasswordResetView.as_view(), name="password_reset"),
     # login/, logout/, password_change/, password_reset/, reset/<uidb64>/<token>/ ...
