@@ -61,6 +61,7 @@ def name_unavailable(name: str, *, user_id: int | None) -> bool:
 
 
 TAKEN = "That name is taken: choose another."
+STALE_PAGE = "This page is out of date: reload it and try again. Nothing was changed."
 
 
 class RenameForm(forms.Form):
@@ -72,10 +73,20 @@ class RenameForm(forms.Form):
         max_length=150,
         help_text="Letters, digits and @/./+/-/_ only; once every 30 days.",
     )
-    password = forms.CharField(label="Your password", widget=forms.PasswordInput, strip=False)
-    current = forms.CharField(widget=forms.HiddenInput, max_length=150)
+    password = forms.CharField(
+        label="Your password",
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        strip=False,
+    )
+    current = forms.CharField(
+        widget=forms.HiddenInput,
+        max_length=150,
+        error_messages={"required": STALE_PAGE, "max_length": STALE_PAGE},
+    )
 
     def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
+        # Its own ids: other sections of the account page ask for the password too.
+        kwargs.setdefault("auto_id", "rename-%s")
         super().__init__(*args, **kwargs)
         self.user = user
         self.fields["new_name"].validators.append(get_user_model().username_validator)

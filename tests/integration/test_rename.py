@@ -86,7 +86,8 @@ def test_the_next_rename_waits_30_days_and_says_when(ann, ann_client):
         ({"password": "wrong-password"}, "That is not your password."),
         ({"password": ""}, "This field is required."),
         ({"current": "someone-else"}, "Your name has changed since this page was shown"),
-        ({"current": ""}, "This field is required."),
+        ({"current": ""}, "This page is out of date"),
+        ({"current": "x" * 151}, "This page is out of date"),
     ],
 )
 def test_garbage_and_taken_names_are_refused_and_change_nothing(
