@@ -37,6 +37,9 @@ class Migration(migrations.Migration):
     dependencies = [
         ('accounts', '0002_throttle_cache_table'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
+        # After auth's last change to auth_user: on SQLite that remakes the table, which would
+        # drop the index made below.
+        ('auth', '0012_alter_user_first_name_max_length'),
     ]
 
     operations = [

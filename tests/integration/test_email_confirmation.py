@@ -15,6 +15,7 @@ import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core import mail, signing
+from django.db import IntegrityError, transaction
 from django.test import Client
 from django.utils import timezone
 
@@ -350,3 +351,12 @@ def test_addresses_from_before_confirmation_wait_for_it(ann, bea):
     ]
     migration.pending_to_addresses(apps, None)
     assert _user("ann").email == "ann@example.com"
+
+
+def test_the_database_holds_one_account_per_confirmed_address_whatever_its_case(ann, bea):
+    """The unique index of migration 0003 (made after auth's own migrations, which on SQLite
+    remake auth_user and would drop it): the last guard of the confirmation race."""
+    with pytest.raises(IntegrityError), transaction.atomic():
+        get_user_model().objects.filter(pk=bea.pk).update(email=ann.email.upper())
+    get_user_model().objects.filter(pk=bea.pk).update(email="")
+    get_user_model().objects.filter(pk=ann.pk).update(email="")  # many without one: fine
