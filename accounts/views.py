@@ -181,6 +181,15 @@ def _email_posted(
         email_form.save()
         messages.success(request, f"{request.user.email} is your confirmed address already.")
         return redirect("notification_settings")
+    pending = context["pending"]
+    if pending is not None and pending.email == email_form.cleaned_data["email"]:
+        # A double click, or the form sent again: its link went already.
+        messages.info(
+            request,
+            f"The link went to {pending.email} already: open it, or send it again from your "
+            "account page.",
+        )
+        return redirect("notification_settings")
     refusal = throttling.confirmation_refusal(request)
     if refusal is not None:
         context["throttle_message"] = refusal

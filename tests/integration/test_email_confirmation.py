@@ -360,3 +360,12 @@ def test_the_database_holds_one_account_per_confirmed_address_whatever_its_case(
         get_user_model().objects.filter(pk=bea.pk).update(email=ann.email.upper())
     get_user_model().objects.filter(pk=bea.pk).update(email="")
     get_user_model().objects.filter(pk=ann.pk).update(email="")  # many without one: fine
+
+
+def test_the_same_new_address_posted_twice_mails_one_link(ann, ann_client, mailoutbox):
+    data = {"form": "email", "email": "new@example.org"}
+    assert ann_client.post("/accounts/notifications/", data).status_code == 302
+    again = ann_client.post("/accounts/notifications/", data, follow=True)
+    assert "The link went to new@example.org already" in again.content.decode()
+    assert len(mailoutbox) == 1 and PendingEmail.objects.get().email == "new@example.org"
+    assert Client().post(_link_in(mailoutbox[0])).status_code == 200
