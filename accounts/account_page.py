@@ -18,7 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from accounts import holidays, notify, time_zone
+from accounts import email_confirmation, holidays, notify, rename, time_zone
 from accounts.models import NotificationSettings
 
 
@@ -28,9 +28,19 @@ class Section:
     context: Callable[[HttpRequest], dict[str, Any]]
 
 
+IDENTITY = "accounts/account/_identity.html"
+
+
 def identity_context(request: HttpRequest) -> dict[str, Any]:
-    """The name and the e-mail address, and where each is changed."""
-    return {"username": request.user.get_username(), "email": request.user.email}
+    """The name (and its form, or when it may change next), the confirmed e-mail address and
+    the one waiting for confirmation, and where each is changed."""
+    return {
+        "username": request.user.get_username(),
+        "email": request.user.email,
+        "pending": email_confirmation.pending_address(request.user.pk),
+        "next_rename": rename.next_change_at(request.user.pk),
+        "rename_form": rename.RenameForm(user=request.user),
+    }
 
 
 def notifications_context(request: HttpRequest) -> dict[str, Any]:
@@ -42,7 +52,7 @@ def notifications_context(request: HttpRequest) -> dict[str, Any]:
 
 
 SECTIONS: tuple[Section, ...] = (
-    Section("accounts/account/_identity.html", identity_context),
+    Section(IDENTITY, identity_context),
     Section("accounts/account/_notifications.html", notifications_context),
     Section("accounts/account/_time_zone.html", time_zone.time_zone_context),
     Section(holidays.SECTION_TEMPLATE, holidays.holiday_context),
@@ -53,5 +63,23 @@ SECTIONS: tuple[Section, ...] = (
 @require_GET
 def account(request: HttpRequest) -> HttpResponse:
     """``/accounts/``: one section per thing the person may do to their account."""
-    sections = [(section.template, section.context(request)) for section in SECTIONS]
-    return render(request, "accounts/account.html", {"sections": sections})
+    return page(request)
+
+
+def page(
+    request: HttpRequest,
+    *,
+    status: int = 200,
+    notice: str | None = None,
+    overrides: dict[str, dict[str, Any]] | None = None,
+) -> HttpResponse:
+    """The account page, for ``account`` and for a section's refused POST: ``notice`` (a
+    refusal's message) at the top, and ``overrides`` (by section template: a bound form with
+    its errors, say) over that section's context."""
+    overrides = overrides or {}
+    sections = [
+        (section.template, {**section.context(request), **overrides.get(section.template, {})})
+        for section in SECTIONS
+    ]
+    context = {"sections": sections, "notice": notice}
+    return render(request, "accounts/account.html", context, status=status)

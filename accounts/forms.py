@@ -6,16 +6,22 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 
+from accounts import email_confirmation, rename
 from accounts.models import NotificationSettings, TimeZoneSetting
 from accounts.time_zone import DEFAULT_ZONE, zone_field
 
+ADDRESS_TAKEN = "Another account uses that address: choose another."
+
 
 class RegisterForm(UserCreationForm):
-    """Username and password twice (Django's validators), an optional e-mail for resets, and
-    the time zone (the browser's suggestion, else UTC)."""
+    """Username, e-mail, password twice (Django's validators) and the time zone (the browser's
+    suggestion, else UTC). The address is required (it is how a forgotten password comes back,
+    and how the site says it is your turn) and is held as pending until the link mailed to it is
+    opened (``accounts.email_confirmation``)."""
 
     email = forms.EmailField(
-        required=False, help_text="Optional; needed only to reset a forgotten password."
+        max_length=254,
+        help_text="We mail a link to confirm it; nothing else is sent until you do.",
     )
 
     time_zone = zone_field(
@@ -34,10 +40,29 @@ class RegisterForm(UserCreationForm):
         if not self.is_bound:  # static/js/time_zone.js puts the browser's zone in, once
             self.fields["time_zone"].widget.attrs["data-suggest-zone"] = ""
 
+    def clean_username(self) -> str:
+        """Django's checks (one account per name, whatever its case), and a name given up by
+        someone within ``rename.NAME_HELD`` is not free yet."""
+        username = super().clean_username()
+        if rename.held_for(username) is not None:
+            raise forms.ValidationError(rename.TAKEN)
+        return username
+
+    def clean_email(self) -> str:
+        email = User.objects.normalize_email(self.cleaned_data["email"])
+        if email_confirmation.address_confirmed_elsewhere(email, user_id=None):
+            raise forms.ValidationError(ADDRESS_TAKEN)
+        return email
+
     def save(self, commit: bool = True) -> User:
-        """The account, and its time zone (so signing in puts that zone in the session)."""
-        user = super().save(commit=commit)
+        """The account, its address pending (never in ``User.email`` before confirmation; the
+        caller mails the link, ``email_confirmation.send_link``), and its time zone (so signing
+        in puts that zone in the session)."""
+        user = super().save(commit=False)
+        user.email = ""
         if commit:
+            user.save()
+            email_confirmation.hold(user, self.cleaned_data["email"])
             zone = self.cleaned_data["time_zone"] or DEFAULT_ZONE
             TimeZoneSetting.objects.create(user=user, zone=zone)
         return user
@@ -62,7 +87,8 @@ class RegisterForm(UserCreationForm):
 
 class EmailAddressForm(forms.Form):
     """The address mail goes to, added or changed from the notifications page: a valid address
-    that no other account uses. (Confirming it by a mailed link is issue 25's.)"""
+    that no other account has confirmed. It is held as pending and its link mailed; the
+    confirmed address, if any, keeps receiving until the new one is confirmed."""
 
     email = forms.EmailField(label="E-mail address", max_length=254)
 
@@ -72,14 +98,21 @@ class EmailAddressForm(forms.Form):
 
     def clean_email(self) -> str:
         email = User.objects.normalize_email(self.cleaned_data["email"])
-        others = User.objects.filter(email__iexact=email).exclude(pk=self.user.pk)
-        if others.exists():
-            raise forms.ValidationError("Another account uses that address: choose another.")
+        if email_confirmation.address_confirmed_elsewhere(email, user_id=self.user.pk):
+            raise forms.ValidationError(ADDRESS_TAKEN)
         return email
 
-    def save(self) -> None:
-        self.user.email = self.cleaned_data["email"]
-        self.user.save(update_fields=["email"])
+    def is_confirmed_already(self) -> bool:
+        """Whether the address posted is the confirmed one (then nothing is mailed)."""
+        return self.cleaned_data["email"] == self.user.email
+
+    def save(self) -> bool:
+        """Hold the address and mail its link (``False`` when the mail failed); the confirmed
+        address posted again instead just drops any pending one."""
+        if self.is_confirmed_already():
+            email_confirmation.forget_pending(self.user.pk)
+            return True
+        return email_confirmation.ask(self.user, self.cleaned_data["email"])
 
 
 class NotificationSettingsForm(forms.ModelForm):

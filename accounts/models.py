@@ -93,3 +93,36 @@ class Holiday(models.Model):
 
     def __str__(self) -> str:
         return f"holiday of user {self.user_id} (until {self.away_until})"
+
+
+class PendingEmail(models.Model):
+    """An address a person has asked to use and not yet confirmed (docs/accounts.md, "E-mail").
+
+    ``User.email`` only ever holds a confirmed address: every mail (turn, reminder, password
+    reset) reads it, so nothing goes to an address until its owner opened the link. The
+    address waiting for that link lives here, one per person; asking for another replaces it.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="pending_email"
+    )
+    email = models.EmailField(max_length=254)
+    requested_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"pending address of user {self.user_id}"
+
+
+class NameChange(models.Model):
+    """One change of a person's name (docs/accounts.md, "Your name"): when the next change is
+    allowed, and which old names still lead to the person's profile and are held from others."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="name_changes"
+    )
+    old_name = models.CharField(max_length=150, db_index=True)
+    new_name = models.CharField(max_length=150)
+    changed_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"name change of user {self.user_id}"

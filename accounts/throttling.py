@@ -50,6 +50,7 @@ PAIR_MESSAGE = "Too many failed sign-ins for this account from your address. " +
 ADDRESS_MESSAGE = "Too many failed sign-ins from your address. " + _TRY_AGAIN
 REGISTER_MESSAGE = "Too many registrations from your address. " + _TRY_AGAIN
 RESET_MESSAGE = "Too many password-reset requests. " + _TRY_AGAIN
+CONFIRM_MESSAGE = "Too many confirmation mails asked for this account. " + _TRY_AGAIN
 
 
 def attempted_username(request: HttpRequest, credentials: dict | None = None) -> str | None:
@@ -203,3 +204,17 @@ def password_reset_refusal(request: HttpRequest) -> str | None:
             key=_email_key,
         )
     return None if minutes is None else RESET_MESSAGE.format(wait=_in_minutes(minutes))
+
+
+def _account_key(group: str, request: HttpRequest) -> str:
+    return str(request.user.pk)
+
+
+def confirmation_refusal(request: HttpRequest) -> str | None:
+    """The message refusing this POST that would mail a confirmation link (a new address, or
+    the link again), or None if it may go ahead. Counted per account: one person cannot flood
+    an address, whatever addresses they post from."""
+    minutes = _wait(
+        request, group="email_confirm", rate=settings.PARLOUR_EMAIL_CONFIRM_RATE, key=_account_key
+    )
+    return None if minutes is None else CONFIRM_MESSAGE.format(wait=_in_minutes(minutes))

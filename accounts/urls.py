@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from accounts import account_page, holidays, time_zone, views
+from accounts import account_page, email_views, holidays, rename_views, time_zone, views
 
 urlpatterns = [
     path("", account_page.account, name="account"),
@@ -12,6 +12,9 @@ urlpatterns = [
     path("holiday/", holidays.holiday_go, name="holiday_go"),
     path("holiday/end/", holidays.holiday_return, name="holiday_return"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
+    path("email/confirm/<str:token>/", email_views.email_confirm, name="email_confirm"),
+    path("email/resend/", email_views.email_resend, name="email_resend"),
+    path("name/", rename_views.rename, name="rename"),
     # Ahead of Django's own password_reset/ (below): the same view, throttled.
     path("password_reset/", views.ThrottledPasswordResetView.as_view(), name="password_reset"),
     # login/, logout/, password_change/, password_reset/, reset/<uidb64>/<token>/ ...

@@ -6,14 +6,14 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import PasswordResetView
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseStopPolling
 
-from accounts import notify, throttling
+from accounts import email_confirmation, notify, rename, throttling
 from accounts.forms import EmailAddressForm, NotificationSettingsForm, RegisterForm
 from games.filters import HistoryFilters, page_number
 from games.presentation.ratings import rating_lines
@@ -43,12 +43,23 @@ def register(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        email = form.cleaned_data["email"]
+        sent = email_confirmation.send_link(user, email)
         messages.success(request, f"Welcome to Parlour, {user.username}.")
+        if sent:
+            messages.info(request, f"We mailed a link to {email}: open it to confirm the address.")
+        else:
+            messages.error(request, CONFIRM_NOT_SENT)
         return redirect("lobby")
     if request.method == "POST":
         form.keep_fine_passwords()
     status = 400 if request.method == "POST" else 200
     return render(request, "accounts/register.html", {"form": form}, status=status)
+
+
+CONFIRM_NOT_SENT = (
+    "The confirmation mail could not be sent just now: send it again from your account page."
+)
 
 
 def throttled_initial(request: HttpRequest, names: tuple[str, ...]) -> dict[str, str]:
@@ -89,7 +100,14 @@ def profile_moved(request: HttpRequest, username: str) -> HttpResponse:
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     """``/players/<username>/``: figures per game, the recent form, head-to-head records and
     the matches, each over the matches ``request.user`` may see (all of them on one's own)."""
-    owner = get_object_or_404(get_user_model(), username=username)
+    owner = get_user_model().objects.filter(username=username).first()
+    if owner is None:
+        holder = rename.held_for(username)
+        if holder is None:
+            raise Http404("No such player.")
+        # A name given up recently: its profile is the person's under their current name.
+        current = get_object_or_404(get_user_model(), pk=holder)
+        return redirect("profile", username=current.get_username())
     stats = user_stats(
         owner=owner,
         viewer=request.user,
@@ -135,18 +153,54 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
     email_form = EmailAddressForm(
         posted if for_email else None, user=request.user, initial={"email": request.user.email}
     )
-    if posted is not None:
-        bound = email_form if for_email else form
-        if bound.is_valid():
-            bound.save()
-            saved = "Your e-mail address is saved." if for_email else None
-            messages.success(request, saved or "Your notification settings are saved.")
-            return redirect("notification_settings")
-        status = 400
+    context = {
+        "form": form,
+        "email_form": email_form,
+        "has_email": bool(request.user.email),
+        "pending": email_confirmation.pending_address(request.user.pk),
+    }
+    if posted is None:
+        return render(request, "accounts/notifications.html", context)
+    if for_email:
+        return _email_posted(request, email_form, context)
+    if form.is_valid():
+        form.save()
+        messages.success(request, "Your notification settings are saved.")
+        return redirect("notification_settings")
+    return render(request, "accounts/notifications.html", context, status=400)
+
+
+def _email_posted(
+    request: HttpRequest, email_form: EmailAddressForm, context: dict[str, Any]
+) -> HttpResponse:
+    """A new address: held as pending and its link mailed, each mail counted against the
+    account's confirmation limit (over it: the page, the message, a 429, nothing held)."""
+    if not email_form.is_valid():
+        return render(request, "accounts/notifications.html", context, status=400)
+    if email_form.is_confirmed_already():
+        email_form.save()
+        messages.success(request, f"{request.user.email} is your confirmed address already.")
+        return redirect("notification_settings")
+    pending = context["pending"]
+    if pending is not None and pending.email == email_form.cleaned_data["email"]:
+        # A double click, or the form sent again: its link went already.
+        messages.info(
+            request,
+            f"The link went to {pending.email} already: open it, or send it again from your "
+            "account page.",
+        )
+        return redirect("notification_settings")
+    refusal = throttling.confirmation_refusal(request)
+    if refusal is not None:
+        context["throttle_message"] = refusal
+        return render(request, "accounts/notifications.html", context, status=429)
+    email = email_form.cleaned_data["email"]
+    if email_form.save():
+        kept = f" Mail goes to {request.user.email} until then." if request.user.email else ""
+        messages.success(request, f"We mailed a link to {email}: open it to confirm.{kept}")
     else:
-        status = 200
-    context = {"form": form, "email_form": email_form, "has_email": bool(request.user.email)}
-    return render(request, "accounts/notifications.html", context, status=status)
+        messages.error(request, CONFIRM_NOT_SENT)
+    return redirect("notification_settings")
 
 
 @require_GET

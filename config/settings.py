@@ -170,6 +170,10 @@ RATELIMIT_IP_META_KEY = "accounts.client_address.client_address"
 PARLOUR_REGISTER_RATE = os.environ.get("PARLOUR_REGISTER_RATE", "5/h")
 PARLOUR_RESET_RATE_ADDRESS = os.environ.get("PARLOUR_RESET_RATE_ADDRESS", "5/h")
 PARLOUR_RESET_RATE_EMAIL = os.environ.get("PARLOUR_RESET_RATE_EMAIL", "3/h")
+# Confirmation links (docs/accounts.md): mails asked for per account (changing the address and
+# sending the link again alike), and how long a link stays good.
+PARLOUR_EMAIL_CONFIRM_RATE = os.environ.get("PARLOUR_EMAIL_CONFIRM_RATE", "3/h")
+PARLOUR_EMAIL_CONFIRM_DAYS = int(os.environ.get("PARLOUR_EMAIL_CONFIRM_DAYS", "3"))
 # The counters live in the site's database (table made by accounts migration 0002):
 # shared by every web process on SQLite and PostgreSQL, and up while Redis is down. The backend
 # makes incr atomic (accounts/throttle_cache.py); ratelimit only knows it as "not officially

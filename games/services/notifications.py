@@ -28,6 +28,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.email_confirmation import confirmed_address
 from accounts.models import MatchNotice
 from accounts.notify import DEADLINE, TURN, unsubscribe_url, wants
 from accounts.time_zone import zone_of
@@ -95,13 +96,16 @@ def notice_mail(
         "settings_url": f"{settings.PARLOUR_SITE_URL}{reverse('notification_settings')}",
         "unsubscribe_url": unsubscribe,
     }
+    address = confirmed_address(user)
+    if address is None:
+        raise ValueError(f"user {user.pk} has no confirmed address to mail")
     with timezone.override(zone):
         body = render_to_string("accounts/mail/notice.txt", context)
         html = render_to_string("accounts/mail/notice.html", context)
     mail = EmailMultiAlternatives(
         subject=subject,
         body=body,
-        to=[user.email],
+        to=[address],
         headers={
             "List-Unsubscribe": f"<{unsubscribe}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
@@ -142,8 +146,8 @@ def turn_mail_send(*, match_id: int, user_id: int) -> bool:
         .filter(match_id=match_id, user_id=user_id)
         .first()
     )
-    if seat is None or seat.user is None or not seat.user.email:
-        return False
+    if seat is None or seat.user is None or confirmed_address(seat.user) is None:
+        return False  # no one to mail, or only an address its owner has not confirmed
     if seat.awaited_since is None or seat.match.status != Match.Status.ACTIVE:
         return False  # they have moved (or the match is over)
     seen = (
@@ -175,8 +179,8 @@ def turn_mail_send(*, match_id: int, user_id: int) -> bool:
 
 def deadline_reminder_send(*, seat: Seat, now: datetime) -> bool:
     """Send one seat's reminder unless it went this turn already or they turned it off."""
-    if not seat.user.email or not wants(seat.user_id, DEADLINE):
-        return False
+    if confirmed_address(seat.user) is None or not wants(seat.user_id, DEADLINE):
+        return False  # an address its owner has not confirmed is never mailed
     _notice_row(seat.user_id, seat.match_id)
     rows = MatchNotice.objects.filter(user_id=seat.user_id, match_id=seat.match_id)
     previous = rows.values_list("deadline_mailed_at", flat=True).first()

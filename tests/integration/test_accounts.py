@@ -18,7 +18,7 @@ def test_register_logs_in_and_lands_in_the_lobby(client):
         "/accounts/register/",
         {
             "username": "zoe",
-            "email": "",
+            "email": "zoe@example.org",
             "password1": "climbing-the-tree-77",
             "password2": "climbing-the-tree-77",
         },
@@ -26,6 +26,7 @@ def test_register_logs_in_and_lands_in_the_lobby(client):
     assert response.status_code == 302
     assert response["Location"] == "/matches/"
     assert client.get("/matches/").status_code == 200
+    # The address waits for its link (tests/integration/test_email_confirmation.py).
     assert get_user_model().objects.get(username="zoe").email == ""
 
 

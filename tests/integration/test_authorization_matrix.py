@@ -40,7 +40,7 @@ from django.db import transaction
 from django.test import Client
 from django.utils import timezone
 
-from accounts import notify
+from accounts import email_confirmation, notify
 from games.engines import get_engine
 from games.models import Match
 from tests import factories
@@ -66,6 +66,7 @@ FORMS = {
     # Everyone has earned a week's holiday (the world's people joined eight weeks ago).
     "go on holiday": {"until": "{today}"},
     "holiday, too long": {"until": "{too_far}"},
+    "rename ann": {"new_name": "annabel", "password": factories.PASSWORD, "current": "ann"},
 }
 # Leaving (docs/leaving.md): every such POST carries its confirmation page's field.
 FORMS |= {
@@ -134,6 +135,14 @@ MATRIX_TEXT = [
     # The unsubscribe link needs no sign-in: its signed token is the proof.
     ("unsubscribe page",   "GET",    "/accounts/unsubscribe/{unsub}/",    200, 200, 200, 200, 200),
     ("unsubscribe forged", "GET",    "/accounts/unsubscribe/{bad}/",      400, 400, 400, 400, 400),
+    # So does ann's e-mail confirmation link; signed in as another account, it is refused.
+    ("confirm link",       "GET",    "/accounts/email/confirm/{confirm}/", 200, 400, 200, 400, 400),
+    ("confirm, button",    "POST",   "/accounts/email/confirm/{confirm}/", 200, 400, 200, 400, 400),
+    ("confirm forged",     "POST",   "/accounts/email/confirm/{badconf}/", 400, 400, 400, 400, 400),
+    # Each person's own: the link again (theirs, if one waits), a new name (ann's form).
+    ("link again",         "POST",   "/accounts/email/resend/",             L, 302, 302, 302, 302),
+    ("rename, empty",      "POST",   "/accounts/name/",                     L, 400, 400, 400, 400),
+    ("rename ann",         "POST",   "/accounts/name/",                     L, 400, 302, 400, 400),
     # The public match in play: its seats play, anyone signed in watches. Seat 0's turn.
     ("table page",         "GET",    "/matches/{pub}/",                     L, 200, 200, 200, 200),
     ("table partial",      "GET hx", "/matches/{pub}/",                     L, 200, 200, 200, 200),
@@ -240,6 +249,8 @@ def world(db) -> World:
     for match in (public, private, finished):
         match.refresh_from_db()
     token = notify.unsubscribe_token(ann.pk, next(iter(notify.KINDS)))
+    email_confirmation.hold(ann, "ann.new@example.org")
+    confirm = email_confirmation.confirm_token(ann.pk, "ann.new@example.org")
     clients = {ANONYMOUS: Client()}
     for role, user in ((OUTSIDER, cal), (SEAT_0, ann), (SEAT_1, bea), (STAFF, staff)):
         clients[role] = factories.client_for(user)
@@ -262,6 +273,8 @@ def world(db) -> World:
         "bad": token[:-2] + ("AA" if not token.endswith("AA") else "BB"),
         "today": timezone.localdate().isoformat(),
         "too_far": (timezone.localdate() + timedelta(days=8)).isoformat(),
+        "confirm": confirm,
+        "badconf": confirm[:-2] + ("AA" if not confirm.endswith("AA") else "BB"),
     }
     return World(
         clients=clients,

@@ -57,8 +57,15 @@ from django.utils.http import urlsafe_base64_encode
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
-from accounts import notify
-from accounts.models import Holiday, MatchNotice, NotificationSettings, TimeZoneSetting
+from accounts import email_confirmation, notify
+from accounts.models import (
+    Holiday,
+    MatchNotice,
+    NameChange,
+    NotificationSettings,
+    PendingEmail,
+    TimeZoneSetting,
+)
 from games.models import Match, Move, Rating, RatingChange, Seat
 from games.services import match_create
 from tests import factories
@@ -96,6 +103,9 @@ SITE_ROUTES: dict[str, dict[str, str]] = {
     "holiday_return": {},
     "turn_badge": {},
     "unsubscribe": {"token": "unsubscribe"},
+    "email_confirm": {"token": "email_confirm"},
+    "email_resend": {},
+    "rename": {},
     "login": {},
     "logout": {},
     "password_change": {},
@@ -183,6 +193,7 @@ class World:
     unknown_match_id: int
     invite_tokens: list[str]
     unsubscribe_tokens: list[str]
+    confirm_tokens: list[str]
     usernames: list[str]
     uidb64s: list[str]
     reset_tokens: list[str]
@@ -196,6 +207,18 @@ class World:
 
 
 ROLES = ("anonymous", "ann", "bea", "cal", "staff")
+
+
+def _confirmation_links(ann: Any, bea: Any) -> list[str]:
+    """ann waits to confirm a new address, bea one that ann has confirmed already: their links,
+    and one for an address no one waits for."""
+    email_confirmation.hold(ann, "ann.new@example.org")
+    email_confirmation.hold(bea, ann.email.upper())
+    return [
+        email_confirmation.confirm_token(ann.pk, "ann.new@example.org"),
+        email_confirmation.confirm_token(bea.pk, ann.email.upper()),
+        email_confirmation.confirm_token(bea.pk, "never@example.org"),
+    ]
 
 
 def _session_key(user: Any) -> str:
@@ -246,6 +269,7 @@ def world(db) -> World:
         unknown_match_id=max(m.pk for m in matches) + 1000,
         invite_tokens=[m.invite_token for m in [*matches, bots_only]],
         unsubscribe_tokens=[notify.unsubscribe_token(u.pk, k) for u in users for k in notify.KINDS],
+        confirm_tokens=_confirmation_links(ann, bea),
         usernames=[u.username for u in users],
         uidb64s=[urlsafe_base64_encode(force_bytes(u.pk)) for u in users],
         reset_tokens=[default_token_generator.make_token(u) for u in users],
@@ -386,6 +410,7 @@ def path_value(world: World, kind: str) -> st.SearchStrategy[str]:
     real: dict[str, list[str]] = {
         "invite": world.invite_tokens,
         "unsubscribe": world.unsubscribe_tokens,
+        "email_confirm": world.confirm_tokens,
         "username": world.usernames,
         "game": ["faraway", "gulliver"],
         "uidb64": world.uidb64s,
@@ -404,10 +429,10 @@ def path_value(world: World, kind: str) -> st.SearchStrategy[str]:
             st.sampled_from(["0", "9" * 19, "9" * 5000, "00001", "-1", "1.0", "١٢٣"]),
             hostile,
         ).map(str)
-    if kind == "unsubscribe":
+    if kind in ("unsubscribe", "email_confirm"):
         tampered = st.builds(
             lambda token, i: token[:i] + ("A" if token[i : i + 1] != "A" else "B") + token[i + 1 :],
-            st.sampled_from(world.unsubscribe_tokens),
+            st.sampled_from(real[kind]),
             st.integers(0, 60),
         )
         return st.one_of(st.sampled_from(real[kind]), tampered, hostile)
@@ -522,6 +547,9 @@ FORM_KEYS = [
     "email_deadline",
     "zone",
     "time_zone",
+    "new_name",
+    "current",
+    "form",
     "next",
     "action",
     "_selected_action",
@@ -752,6 +780,8 @@ def rows_snapshot() -> tuple[Any, ...]:
         list(NotificationSettings.objects.order_by("pk").values_list()),
         list(TimeZoneSetting.objects.order_by("pk").values_list("pk", "user_id", "zone")),
         list(Holiday.objects.order_by("pk").values_list()),
+        list(PendingEmail.objects.order_by("pk").values_list()),
+        list(NameChange.objects.order_by("pk").values_list()),
         LogEntry.objects.count(),
     )
 

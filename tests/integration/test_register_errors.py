@@ -70,7 +70,7 @@ def test_fine_passwords_are_kept_when_another_field_is_refused(client, ann):
     # Corrected, the same page's passwords register the account.
     response = client.post(
         "/accounts/register/",
-        {"username": "zoe", "email": "", "password1": GOOD, "password2": GOOD},
+        {"username": "zoe", "email": "zoe@example.org", "password1": GOOD, "password2": GOOD},
     )
     assert response.status_code == 302
 

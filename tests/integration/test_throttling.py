@@ -202,7 +202,7 @@ def register(client: Client, username: str, address: str = HOME):
         "/accounts/register/",
         {
             "username": username,
-            "email": "",
+            "email": f"{username}@example.org",
             "password1": "climbing-the-tree-77",
             "password2": "climbing-the-tree-77",
         },

@@ -36,7 +36,13 @@ def _set_zone(user, name: str) -> None:
 
 
 def _register(client: Client, **fields: str):
-    data = {"username": "zoe", "password1": GOOD, "password2": GOOD, **fields}
+    data = {
+        "username": "zoe",
+        "email": "zoe@example.org",
+        "password1": GOOD,
+        "password2": GOOD,
+        **fields,
+    }
     return client.post("/accounts/register/", data)
 
 

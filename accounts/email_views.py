@@ -1,0 +1,59 @@
+"""The confirmation link's page and sending the link again (docs/accounts.md, "E-mail"); what
+they do is ``accounts.email_confirmation``'s."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from accounts import account_page, email_confirmation, throttling
+
+TEMPLATE = "accounts/confirm_email.html"
+
+
+def _refused(request: HttpRequest, problem: str) -> HttpResponse:
+    return render(request, TEMPLATE, {"problem": problem}, status=400)
+
+
+@require_http_methods(["GET", "POST"])
+def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """``/accounts/email/confirm/<token>/``: the link's page (GET: the address and a button),
+    and the button (POST: confirm). No sign-in needed, the signed token is the proof; signed in
+    as another account, the link is refused."""
+    link = email_confirmation.link_read(token)
+    if isinstance(link, str):
+        return _refused(request, link)
+    problem = email_confirmation.link_problem(link, request)
+    if problem == email_confirmation.STALE and email_confirmation.already_confirmed(link):
+        # The link was used already (a second click, the mail opened twice): no change.
+        return render(request, TEMPLATE, {"email": link.email, "done": True})
+    if problem is not None:
+        return _refused(request, problem)
+    if request.method == "GET":
+        return render(request, TEMPLATE, {"email": link.email, "token": token})
+    problem = email_confirmation.confirm(link)
+    if problem is not None:
+        return _refused(request, problem)
+    return render(request, TEMPLATE, {"email": link.email, "done": True})
+
+
+@login_required
+@require_POST
+def email_resend(request: HttpRequest) -> HttpResponse:
+    """``/accounts/email/resend/``: mail the pending address's link again, at most
+    ``PARLOUR_EMAIL_CONFIRM_RATE`` per account (over it: the account page, the message, 429)."""
+    pending = email_confirmation.pending_address(request.user.pk)
+    if pending is None:
+        messages.info(request, "There is no address waiting for confirmation.")
+        return redirect("account")
+    refusal = throttling.confirmation_refusal(request)
+    if refusal is not None:
+        return account_page.page(request, status=429, notice=refusal)
+    if email_confirmation.send_link(request.user, pending.email):
+        messages.success(request, f"We sent the link again to {pending.email}.")
+    else:
+        messages.error(request, "The mail could not be sent just now: try again later.")
+    return redirect("account")

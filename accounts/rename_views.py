@@ -1,0 +1,27 @@
+"""Changing one's name from the account page, and following an old name to the person's
+profile (docs/accounts.md, "Your name"); the rules are ``accounts.rename``'s."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.views.decorators.http import require_POST
+
+from accounts import account_page
+from accounts.rename import RenameForm
+
+
+@login_required
+@require_POST
+def rename(request: HttpRequest) -> HttpResponse:
+    """``/accounts/name/``: the identity section's form. Refused: the account page again with
+    the form's errors, a 400, nothing changed."""
+    form = RenameForm(request.POST, user=request.user)
+    if form.is_valid() and form.save():
+        messages.success(request, f"Your name is now {request.user.get_username()}.")
+        return redirect("account")
+    return account_page.page(
+        request, status=400, overrides={account_page.IDENTITY: {"rename_form": form}}
+    )
