@@ -19,6 +19,8 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from accounts import notify
+from accounts.closing import closing_context
+from accounts.data_export import data_context
 from accounts.models import NotificationSettings
 
 
@@ -44,6 +46,8 @@ def notifications_context(request: HttpRequest) -> dict[str, Any]:
 SECTIONS: tuple[Section, ...] = (
     Section("accounts/account/_identity.html", identity_context),
     Section("accounts/account/_notifications.html", notifications_context),
+    Section("accounts/account/_data.html", data_context),
+    Section("accounts/account/_closing.html", closing_context),
 )
 
 

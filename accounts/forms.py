@@ -6,6 +6,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 
+from accounts.deleted_names import name_refusal
 from accounts.models import NotificationSettings
 
 
@@ -19,6 +20,14 @@ class RegisterForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "email")
+
+    def clean_username(self) -> str:
+        """Django's checks, then no name in the shape kept for deleted accounts."""
+        username = super().clean_username()
+        refusal = name_refusal(username)
+        if refusal is not None:
+            raise forms.ValidationError(refusal)
+        return username
 
     def validate_password_for_user(
         self, user: User, password_field_name: str = "password1"

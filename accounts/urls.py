@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from accounts import account_page, views
+from accounts import account_page, closing, data_export, views
 
 urlpatterns = [
     path("", account_page.account, name="account"),
@@ -9,6 +9,10 @@ urlpatterns = [
     path("notifications/", views.notification_settings, name="notification_settings"),
     path("badge/", views.badge, name="turn_badge"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
+    path("close/", closing.account_close_page, name="account_close"),
+    path("delete/", closing.account_delete_page, name="account_delete"),
+    path("data/", data_export.data_export, name="data_export"),
+    path("data/<int:pk>/", data_export.data_export_download, name="data_export_download"),
     # Ahead of Django's own password_reset/ (below): the same view, throttled.
     path("password_reset/", views.ThrottledPasswordResetView.as_view(), name="password_reset"),
     # login/, logout/, password_change/, password_reset/, reset/<uidb64>/<token>/ ...
