@@ -225,7 +225,9 @@ def test_the_sweep_deletes_a_closed_account_once_its_30_days_are_out(zep, bea):
 def test_a_name_with_the_old_name_inside_is_not_touched_elsewhere(zep, bea):
     """Only Zep's row is renamed: a rating note about another person keeps its name."""
     match = _finished([zep, bea], seed=4)
-    Match.objects.filter(pk=match.pk).update(rating_note="Not rated: the deadline bot played most of bea's turns.")
+    Match.objects.filter(pk=match.pk).update(
+        rating_note="Not rated: the deadline bot played most of bea's turns."
+    )
     _delete(factories.client_for(zep))
     assert "bea" in Match.objects.get(pk=match.pk).rating_note
     assert re.fullmatch(r"deleted player \d+", get_user_model().objects.get(pk=zep.pk).username)
