@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
+from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser
 from django.http import HttpRequest, HttpResponse
@@ -75,7 +75,7 @@ def _confirm(
 @require_http_methods(["GET", "POST"])
 def account_close_page(request: HttpRequest) -> HttpResponse:
     """``/accounts/close/``: what closing does; the password closes the account, signs the
-    person out everywhere and sends them to the sign-in page, which says how to reopen it."""
+    person out everywhere and answers with the sign-in page, saying how to reopen it."""
     _, refusal = _confirm(request, "accounts/close.html")
     if refusal is not None:
         return refusal
@@ -87,7 +87,9 @@ def account_close_page(request: HttpRequest) -> HttpResponse:
         f"Your account is closed and you are signed out everywhere. Sign in before "
         f"{until:%Y-%m-%d} to open it again; after that it is deleted.",
     )
-    return redirect(settings.LOGIN_URL)
+    # The sign-in page itself, not a redirect to it: what follows is a sign-in, not a refusal.
+    context = {"form": AuthenticationForm(request), "next": ""}
+    return render(request, "registration/login.html", context)
 
 
 @never_cache

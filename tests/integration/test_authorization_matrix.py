@@ -38,6 +38,7 @@ from django.db import transaction
 from django.test import Client
 
 from accounts import notify
+from accounts.export_build import data_export_request, data_export_write
 from games.engines import get_engine
 from games.models import Match
 from tests import factories
@@ -60,6 +61,7 @@ FORMS = {
     "finished move": {"move": "{pub_move}", "version": "{fin_v}"},
 }
 # Leaving (docs/leaving.md): every such POST carries its confirmation page's field.
+FORMS |= {what: {"password": "wrong"} for what in ("close, wrong pw", "delete, wrong pw")}
 FORMS |= {
     what: {"confirm": "yes"}
     for what in (
@@ -118,6 +120,15 @@ MATRIX_TEXT = [
     # The unsubscribe link needs no sign-in: its signed token is the proof.
     ("unsubscribe page",   "GET",    "/accounts/unsubscribe/{unsub}/",    200, 200, 200, 200, 200),
     ("unsubscribe forged", "GET",    "/accounts/unsubscribe/{bad}/",      400, 400, 400, 400, 400),
+    # Closing, deleting and the data export (docs/accounts.md): one's own account only.
+    ("close page",         "GET",    "/accounts/close/",                    L, 200, 200, 200, 200),
+    ("close, wrong pw",    "POST",   "/accounts/close/",                    L, 400, 400, 400, 400),
+    ("delete page",        "GET",    "/accounts/delete/",                   L, 200, 200, 200, 200),
+    ("delete, wrong pw",   "POST",   "/accounts/delete/",                   L, 400, 400, 400, 400),
+    ("data, plain GET",    "GET",    "/accounts/data/",                     L, 302, 302, 302, 302),
+    ("data, its poll",     "GET hx", "/accounts/data/",                     L, 200, 200, 200, 200),
+    ("prepare data",       "POST",   "/accounts/data/",                     L, 302, 429, 302, 302),
+    ("ann's data file",    "GET",    "/accounts/data/{export}/",            L, 404, 200, 404, 404),
     # The public match in play: its seats play, anyone signed in watches. Seat 0's turn.
     ("table page",         "GET",    "/matches/{pub}/",                     L, 200, 200, 200, 200),
     ("table partial",      "GET hx", "/matches/{pub}/",                     L, 200, 200, 200, 200),
@@ -211,7 +222,8 @@ class World:
 
 
 @pytest.fixture
-def world(db) -> World:
+def world(db, settings, tmp_path) -> World:
+    settings.DATA_DIR = tmp_path  # ann's data export is written there
     ann, bea, cal = (factories.user_make(name) for name in ("ann", "bea", "cal"))
     staff = factories.staff_make("staff")
     public = _seeded("faraway", [ann, bea], public=True)
@@ -222,6 +234,7 @@ def world(db) -> World:
     for match in (public, private, finished):
         match.refresh_from_db()
     token = notify.unsubscribe_token(ann.pk, next(iter(notify.KINDS)))
+    export = data_export_write(export_id=data_export_request(user=ann).pk)
     clients = {ANONYMOUS: Client()}
     for role, user in ((OUTSIDER, cal), (SEAT_0, ann), (SEAT_1, bea), (STAFF, staff)):
         clients[role] = factories.client_for(user)
@@ -241,6 +254,7 @@ def world(db) -> World:
         "priv_move": json.dumps(factories.legal_moves(private, 0)[0]),
         "invite": invite.invite_token,
         "unsub": token,
+        "export": str(export.pk),
         "bad": token[:-2] + ("AA" if not token.endswith("AA") else "BB"),
     }
     return World(
@@ -320,7 +334,8 @@ def ask(world: World, row: Row, role: str):
 def leaks(world: World, row: Row, role: str, response) -> list[str]:
     """What ``response`` shows ``role`` that it must not."""
     found = []
-    body = response.content.decode("utf-8", errors="replace")
+    raw = b"".join(response.streaming_content) if response.streaming else response.content
+    body = raw.decode("utf-8", errors="replace")
     if row.about and response.status_code == 200:
         match = world.running[row.about]
         shown = _strings(json.loads(body)) if row.url.endswith(".json") else []

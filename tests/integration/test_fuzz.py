@@ -57,7 +57,8 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from accounts import notify
-from accounts.models import MatchNotice, NotificationSettings
+from accounts.export_build import data_export_request, data_export_write
+from accounts.models import AccountClosure, DataExport, MatchNotice, NotificationSettings
 from games.models import Match, Move, Rating, RatingChange, Seat
 from games.services import match_create
 from tests import factories
@@ -90,6 +91,10 @@ SITE_ROUTES: dict[str, dict[str, str]] = {
     "profile_self": {},
     "notification_settings": {},
     "account": {},
+    "account_close": {},
+    "account_delete": {},
+    "data_export": {},
+    "data_export_download": {"pk": "export"},
     "turn_badge": {},
     "unsubscribe": {"token": "unsubscribe"},
     "login": {},
@@ -189,6 +194,7 @@ class World:
     moves: list[str]
     versions: list[str]
     passwords: list[str]
+    export_ids: list[str]  # ann's data export, ready to download
 
 
 ROLES = ("anonymous", "ann", "bea", "cal", "staff")
@@ -201,11 +207,12 @@ def _session_key(user: Any) -> str:
 
 
 @pytest.fixture
-def world(db) -> World:
+def world(db, settings, tmp_path) -> World:
     """ann (seat 0, the creator) and bea (seat 1) at a public running Faraway match, a private
     running Gulliver match and a finished match; cal outside every match (a spectator of the
     public ones); staff a superuser; waiting matches public and private (bea sits at the
     private one too), and one only bots play, watched by its creator."""
+    settings.DATA_DIR = tmp_path  # ann's data export is written there
     ann, bea, cal = (factories.user_make(name) for name in ("ann", "bea", "cal"))
     staff = factories.staff_make("staff")
     public_running = factories.match_make(players=[ann, bea], seed=11, public=True)
@@ -250,6 +257,7 @@ def world(db) -> World:
         moves=moves,
         versions=versions,
         passwords=[factories.PASSWORD, "wrong-password"],
+        export_ids=[str(data_export_write(export_id=data_export_request(user=ann).pk).pk)],
     )
 
 
@@ -389,6 +397,7 @@ def path_value(world: World, kind: str) -> st.SearchStrategy[str]:
         "object_id": world.object_ids,
         "content_type_id": world.content_type_ids,
         "id": world.object_ids,
+        "export": world.export_ids,
     }
     if kind == "match":
         # The int converter matches digits only; anything else is the resolver's 404.
@@ -740,6 +749,8 @@ def rows_snapshot() -> tuple[Any, ...]:
         RatingChange.objects.count(),
         list(MatchNotice.objects.order_by("pk").values_list()),
         list(NotificationSettings.objects.order_by("pk").values_list()),
+        list(AccountClosure.objects.order_by("pk").values_list()),
+        list(DataExport.objects.order_by("pk").values_list()),
         LogEntry.objects.count(),
     )
 
