@@ -37,24 +37,25 @@ logger = logging.getLogger(__name__)
 
 
 def _matches_leave(user: AbstractBaseUser) -> None:
-    """Resign every running seat, cancel or leave every waiting match, one transaction each
-    (a match that moved on meanwhile, ended or already resigned, is left as it is)."""
-    seats = Seat.objects.filter(
-        user_id=user.pk,
-        match__status__in=[Match.Status.ACTIVE, Match.Status.WAITING],
-        resigned_ply__isnull=True,
-    ).select_related("match")
-    for seat in list(seats):
-        match = seat.match
+    """Resign every running seat, cancel every waiting match they created (seated or only
+    watching) and leave every other waiting one, one transaction each (a match that moved on
+    meanwhile, ended or already resigned, is left as it is)."""
+    going = [Match.Status.ACTIVE, Match.Status.WAITING]
+    seats = Seat.objects.filter(user_id=user.pk, match__status__in=going, resigned_ply__isnull=True)
+    steps = [
+        (match_resign if status == Match.Status.ACTIVE else match_leave, match_id)
+        for match_id, status, creator in seats.values_list(
+            "match_id", "match__status", "match__created_by_id"
+        )
+        if status == Match.Status.ACTIVE or creator != user.pk
+    ]
+    created = Match.objects.filter(created_by_id=user.pk, status=Match.Status.WAITING)
+    steps += [(match_cancel, match_id) for match_id in created.values_list("pk", flat=True)]
+    for step, match_id in steps:
         try:
-            if match.status == Match.Status.ACTIVE:
-                match_resign(match_id=match.pk, user=user)
-            elif match.created_by_id == user.pk:
-                match_cancel(match_id=match.pk, user=user)
-            else:
-                match_leave(match_id=match.pk, user=user)
+            step(match_id=match_id, user=user)
         except Rejected as exc:
-            logger.info("account deletion: match %s moved on (%s)", match.pk, exc.status)
+            logger.info("account deletion: match %s moved on (%s)", match_id, exc.status)
 
 
 def _versions_bump(match_ids: list[int]) -> None:

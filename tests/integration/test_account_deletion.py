@@ -175,6 +175,22 @@ def test_the_old_name_and_email_appear_on_no_page_record_or_log_line(zep, bea, c
     factories.assert_replays(run)  # its chain, resignation included, replays
 
 
+def test_a_waiting_match_they_only_watch_is_cancelled_too(zep):
+    from games.services import match_create
+
+    watched = match_create(
+        game="faraway",
+        num_players=2,
+        created_by=zep,
+        bots={0: "greedy"},
+        creator_plays=False,
+        public=True,
+    )
+    assert watched.status == Match.Status.WAITING
+    _delete(factories.client_for(zep))
+    assert Match.objects.get(pk=watched.pk).status == Match.Status.CANCELLED
+
+
 def test_deleting_twice_or_signed_out_changes_nothing(zep):
     client = factories.client_for(zep)
     assert _delete(client).status_code == 302
