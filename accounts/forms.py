@@ -7,6 +7,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 
 from accounts import email_confirmation, rename
+from accounts.deleted_names import name_refusal
 from accounts.models import NotificationSettings, TimeZoneSetting
 from accounts.time_zone import DEFAULT_ZONE, zone_field
 
@@ -42,10 +43,14 @@ class RegisterForm(UserCreationForm):
 
     def clean_username(self) -> str:
         """Django's checks (one account per name, whatever its case), and a name given up by
-        someone within ``rename.NAME_HELD`` is not free yet."""
+        someone within ``rename.NAME_HELD`` is not free yet, nor one in the shape kept for
+        deleted accounts."""
         username = super().clean_username()
         if rename.held_for(username) is not None:
             raise forms.ValidationError(rename.TAKEN)
+        refusal = name_refusal(username)  # the shape kept for deleted accounts
+        if refusal is not None:
+            raise forms.ValidationError(refusal)
         return username
 
     def clean_email(self) -> str:

@@ -126,3 +126,44 @@ class NameChange(models.Model):
 
     def __str__(self) -> str:
         return f"name change of user {self.user_id}"
+
+
+class AccountClosure(models.Model):
+    """A closed account (docs/accounts.md, "Closing and deleting"): hidden, signed out, and
+    deleted by the sweep once ``CLOSED_DAYS`` have passed, unless its person signs in again
+    first (which deletes this row: the account is open)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="closure"
+    )
+    closed_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"closure of user {self.user_id}"
+
+
+class DataExport(models.Model):
+    """One "your data" file being prepared or ready for its owner (docs/accounts.md, "Your
+    data"): built by a worker, ``done`` of ``total`` matches so far, kept ``EXPORT_DAYS``."""
+
+    class Status(models.TextChoices):
+        PREPARING = "preparing", "Preparing"
+        READY = "ready", "Ready"
+        FAILED = "failed", "Failed"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="data_exports"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PREPARING)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    # The file's name under ``DATA_DIR / "exports"``: random, never the person's name.
+    file_name = models.CharField(max_length=64, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "created_at"], name="dataexport_user_created")]
+
+    def __str__(self) -> str:
+        return f"data export {self.pk} of user {self.user_id}: {self.status}"

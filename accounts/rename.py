@@ -21,6 +21,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts.deleted_names import name_refusal
 from accounts.models import NameChange
 
 RENAME_EVERY = timedelta(days=30)
@@ -98,6 +99,9 @@ class RenameForm(forms.Form):
             raise forms.ValidationError("That is your name already.")
         if name_unavailable(name, user_id=self.user.pk):
             raise forms.ValidationError(TAKEN)
+        refusal = name_refusal(name)  # the shape kept for deleted accounts
+        if refusal is not None:
+            raise forms.ValidationError(refusal)
         return name
 
     def clean_password(self) -> str:
@@ -116,7 +120,8 @@ class RenameForm(forms.Form):
         if allowed is not None:
             raise forms.ValidationError(
                 f"You changed your name less than 30 days ago: the next change is allowed "
-                f"from {allowed:%d %B %Y, %H:%M} UTC."
+                f"from {timezone.localtime(allowed):%d %B %Y, %H:%M} "
+                f"({timezone.get_current_timezone_name()})."
             )
         return cleaned
 

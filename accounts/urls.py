@@ -1,6 +1,15 @@
 from django.urls import include, path
 
-from accounts import account_page, email_views, holidays, rename_views, time_zone, views
+from accounts import (
+    account_page,
+    closing,
+    data_export,
+    email_views,
+    holidays,
+    rename_views,
+    time_zone,
+    views,
+)
 
 urlpatterns = [
     path("", account_page.account, name="account"),
@@ -15,6 +24,10 @@ urlpatterns = [
     path("email/confirm/<str:token>/", email_views.email_confirm, name="email_confirm"),
     path("email/resend/", email_views.email_resend, name="email_resend"),
     path("name/", rename_views.rename, name="rename"),
+    path("close/", closing.account_close_page, name="account_close"),
+    path("delete/", closing.account_delete_page, name="account_delete"),
+    path("data/", data_export.data_export, name="data_export"),
+    path("data/<int:pk>/", data_export.data_export_download, name="data_export_download"),
     # Ahead of Django's own password_reset/ (below): the same view, throttled.
     path("password_reset/", views.ThrottledPasswordResetView.as_view(), name="password_reset"),
     # login/, logout/, password_change/, password_reset/, reset/<uidb64>/<token>/ ...

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseStopPolling
 
 from accounts import email_confirmation, notify, rename, throttling
+from accounts.closure import hidden_people
 from accounts.forms import EmailAddressForm, NotificationSettingsForm, RegisterForm
 from games.filters import HistoryFilters, page_number
 from games.presentation.ratings import rating_lines
@@ -100,13 +101,15 @@ def profile_moved(request: HttpRequest, username: str) -> HttpResponse:
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     """``/players/<username>/``: figures per game, the recent form, head-to-head records and
     the matches, each over the matches ``request.user`` may see (all of them on one's own)."""
-    owner = get_user_model().objects.filter(username=username).first()
+    # A closed or deleted account has no profile (docs/accounts.md).
+    shown = get_user_model().objects.exclude(hidden_people())
+    owner = shown.filter(username=username).first()
     if owner is None:
         holder = rename.held_for(username)
         if holder is None:
             raise Http404("No such player.")
         # A name given up recently: its profile is the person's under their current name.
-        current = get_object_or_404(get_user_model(), pk=holder)
+        current = get_object_or_404(shown, pk=holder)
         return redirect("profile", username=current.get_username())
     stats = user_stats(
         owner=owner,

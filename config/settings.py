@@ -408,6 +408,17 @@ CELERY_BEAT_SCHEDULE: dict = {
         "schedule": PARLOUR_REMINDER_EVERY,
         "options": {"expires": PARLOUR_REMINDER_EVERY},
     },
+    # Closed accounts past their 30 days are deleted; data exports past 7 days go.
+    "closed-accounts-delete": {
+        "task": "accounts.closed_accounts_delete",
+        "schedule": 3600.0,
+        "options": {"expires": 3600.0},
+    },
+    "data-exports-expire": {
+        "task": "accounts.data_exports_expire",
+        "schedule": 3600.0,
+        "options": {"expires": 3600.0},
+    },
 }
 
 LOGGING = {

@@ -78,6 +78,8 @@ def leaderboard_rows(*, game: str, now: datetime.datetime | None = None) -> Quer
     finished in the last 90 days, and every rated bot level, best conservative rating first."""
     people = Q(
         user__isnull=False,
+        user__is_active=True,  # a deleted account's rating (docs/accounts.md)
+        user__closure__isnull=True,  # nor a closed one's
         matches__gte=LEADERBOARD_MIN_MATCHES,
         last_played_at__gte=_listing_cutoff(now),
     )

@@ -168,7 +168,8 @@ def _play_one_move(page: Page, name: str) -> None:
     table.play(table.snapshot().moves[0])
 
 
-def test_playing_pages_run_under_the_policy(live_server, watched):
+def test_playing_pages_run_under_the_policy(live_server, watched, settings, tmp_path):
+    settings.DATA_DIR = tmp_path  # the data export prepared below is written there
     page, watch = watched
     ann, bea = factories.user_make("ann"), factories.user_make("bea")
     finished = _finished_and_rated(ann, bea)
@@ -216,6 +217,12 @@ def test_playing_pages_run_under_the_policy(live_server, watched):
     expect(page.locator("#rating-faraway svg.rating-chart")).to_be_visible()
     visit(page, f"{base}/leaderboard/faraway/")
     visit(page, f"{base}/accounts/notifications/")
+    # Closing, deleting and the data export (docs/accounts.md), its htmx poll included.
+    visit(page, f"{base}/accounts/close/")
+    visit(page, f"{base}/accounts/delete/")
+    visit(page, f"{base}/accounts/")
+    page.locator("#data-prepare").click()
+    expect(page.locator("#data-download")).to_be_visible(timeout=15_000)
     settle(page)
     watch.assert_clean()
     assert any("/table/" in url for url in watch.checked)  # htmx answers were checked too

@@ -41,6 +41,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts import email_confirmation, notify
+from accounts.export_build import data_export_request, data_export_write
 from games.engines import get_engine
 from games.models import Match
 from tests import factories
@@ -69,6 +70,7 @@ FORMS = {
     "rename ann": {"new_name": "annabel", "password": factories.PASSWORD, "current": "ann"},
 }
 # Leaving (docs/leaving.md): every such POST carries its confirmation page's field.
+FORMS |= {what: {"password": "wrong"} for what in ("close, wrong pw", "delete, wrong pw")}
 FORMS |= {
     what: {"confirm": "yes"}
     for what in (
@@ -143,6 +145,15 @@ MATRIX_TEXT = [
     ("link again",         "POST",   "/accounts/email/resend/",             L, 302, 302, 302, 302),
     ("rename, empty",      "POST",   "/accounts/name/",                     L, 400, 400, 400, 400),
     ("rename ann",         "POST",   "/accounts/name/",                     L, 400, 302, 400, 400),
+    # Closing, deleting and the data export (docs/accounts.md): one's own account only.
+    ("close page",         "GET",    "/accounts/close/",                    L, 200, 200, 200, 200),
+    ("close, wrong pw",    "POST",   "/accounts/close/",                    L, 400, 400, 400, 400),
+    ("delete page",        "GET",    "/accounts/delete/",                   L, 200, 200, 200, 200),
+    ("delete, wrong pw",   "POST",   "/accounts/delete/",                   L, 400, 400, 400, 400),
+    ("data, plain GET",    "GET",    "/accounts/data/",                     L, 302, 302, 302, 302),
+    ("data, its poll",     "GET hx", "/accounts/data/",                     L, 200, 200, 200, 200),
+    ("prepare data",       "POST",   "/accounts/data/",                     L, 302, 429, 302, 302),
+    ("ann's data file",    "GET",    "/accounts/data/{export}/",            L, 404, 200, 404, 404),
     # The public match in play: its seats play, anyone signed in watches. Seat 0's turn.
     ("table page",         "GET",    "/matches/{pub}/",                     L, 200, 200, 200, 200),
     ("table partial",      "GET hx", "/matches/{pub}/",                     L, 200, 200, 200, 200),
@@ -236,7 +247,8 @@ class World:
 
 
 @pytest.fixture
-def world(db) -> World:
+def world(db, settings, tmp_path) -> World:
+    settings.DATA_DIR = tmp_path  # ann's data export is written there
     ann, bea, cal = (factories.user_make(name) for name in ("ann", "bea", "cal"))
     staff = factories.staff_make("staff")
     joined = timezone.now() - timedelta(weeks=8, hours=1)  # a holiday allowance of 8 days
@@ -251,6 +263,7 @@ def world(db) -> World:
     token = notify.unsubscribe_token(ann.pk, next(iter(notify.KINDS)))
     email_confirmation.hold(ann, "ann.new@example.org")
     confirm = email_confirmation.confirm_token(ann.pk, "ann.new@example.org")
+    export = data_export_write(export_id=data_export_request(user=ann).pk)
     clients = {ANONYMOUS: Client()}
     for role, user in ((OUTSIDER, cal), (SEAT_0, ann), (SEAT_1, bea), (STAFF, staff)):
         clients[role] = factories.client_for(user)
@@ -270,6 +283,7 @@ def world(db) -> World:
         "priv_move": json.dumps(factories.legal_moves(private, 0)[0]),
         "invite": invite.invite_token,
         "unsub": token,
+        "export": str(export.pk),
         "bad": token[:-2] + ("AA" if not token.endswith("AA") else "BB"),
         "today": timezone.localdate().isoformat(),
         "too_far": (timezone.localdate() + timedelta(days=8)).isoformat(),
@@ -353,7 +367,8 @@ def ask(world: World, row: Row, role: str):
 def leaks(world: World, row: Row, role: str, response) -> list[str]:
     """What ``response`` shows ``role`` that it must not."""
     found = []
-    body = response.content.decode("utf-8", errors="replace")
+    raw = b"".join(response.streaming_content) if response.streaming else response.content
+    body = raw.decode("utf-8", errors="replace")
     if row.about and response.status_code == 200:
         match = world.running[row.about]
         shown = _strings(json.loads(body)) if row.url.endswith(".json") else []

@@ -58,7 +58,10 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from accounts import email_confirmation, notify
+from accounts.export_build import data_export_request, data_export_write
 from accounts.models import (
+    AccountClosure,
+    DataExport,
     Holiday,
     MatchNotice,
     NameChange,
@@ -101,6 +104,10 @@ SITE_ROUTES: dict[str, dict[str, str]] = {
     "time_zone": {},
     "holiday_go": {},
     "holiday_return": {},
+    "account_close": {},
+    "account_delete": {},
+    "data_export": {},
+    "data_export_download": {"pk": "export"},
     "turn_badge": {},
     "unsubscribe": {"token": "unsubscribe"},
     "email_confirm": {"token": "email_confirm"},
@@ -204,6 +211,7 @@ class World:
     moves: list[str]
     versions: list[str]
     passwords: list[str]
+    export_ids: list[str]  # ann's data export, ready to download
 
 
 ROLES = ("anonymous", "ann", "bea", "cal", "staff")
@@ -228,11 +236,12 @@ def _session_key(user: Any) -> str:
 
 
 @pytest.fixture
-def world(db) -> World:
+def world(db, settings, tmp_path) -> World:
     """ann (seat 0, the creator) and bea (seat 1) at a public running Faraway match, a private
     running Gulliver match and a finished match; cal outside every match (a spectator of the
     public ones); staff a superuser; waiting matches public and private (bea sits at the
     private one too), and one only bots play, watched by its creator."""
+    settings.DATA_DIR = tmp_path  # ann's data export is written there
     ann, bea, cal = (factories.user_make(name) for name in ("ann", "bea", "cal"))
     staff = factories.staff_make("staff")
     public_running = factories.match_make(players=[ann, bea], seed=11, public=True)
@@ -278,6 +287,7 @@ def world(db) -> World:
         moves=moves,
         versions=versions,
         passwords=[factories.PASSWORD, "wrong-password"],
+        export_ids=[str(data_export_write(export_id=data_export_request(user=ann).pk).pk)],
     )
 
 
@@ -418,6 +428,7 @@ def path_value(world: World, kind: str) -> st.SearchStrategy[str]:
         "object_id": world.object_ids,
         "content_type_id": world.content_type_ids,
         "id": world.object_ids,
+        "export": world.export_ids,
     }
     if kind == "match":
         # The int converter matches digits only; anything else is the resolver's 404.
@@ -782,6 +793,8 @@ def rows_snapshot() -> tuple[Any, ...]:
         list(Holiday.objects.order_by("pk").values_list()),
         list(PendingEmail.objects.order_by("pk").values_list()),
         list(NameChange.objects.order_by("pk").values_list()),
+        list(AccountClosure.objects.order_by("pk").values_list()),
+        list(DataExport.objects.order_by("pk").values_list()),
         LogEntry.objects.count(),
     )
 

@@ -35,6 +35,7 @@ def test_every_name_the_services_send_is_a_registered_task():
         "games.ratings_update",
         "games.match_analyse",
         "accounts.turn_mail",
+        "accounts.data_export",
     }
     assert names <= _registered_names()
 

@@ -182,3 +182,15 @@ def test_records_and_pages_show_the_current_name(ann, bea, ann_client):
     assert "annabel" in names and "ann" not in names
     table = ann_client.get(f"/matches/{match.pk}/").content.decode()
     assert "annabel" in table
+
+
+def test_a_rename_to_the_shape_kept_for_deleted_accounts_is_refused():
+    ann = factories.user_make("ann")
+    response = factories.client_for(ann).post(
+        "/accounts/name/",
+        {"new_name": "deleted_player_7", "password": factories.PASSWORD, "current": "ann"},
+    )
+    assert response.status_code == 400
+    assert "kept for deleted accounts" in response.content.decode()
+    ann.refresh_from_db()
+    assert ann.username == "ann"

@@ -1,0 +1,254 @@
+"""Building a person's "your data" file (docs/accounts.md, "Your data").
+
+``data_export_request`` records the request (refused while one from the last ``EXPORT_EVERY``
+exists) and sends the worker task by name; ``data_export_write`` is that task's work: the file,
+with the progress saved as it goes; ``data_exports_expire`` is the sweep of old files.
+
+What it holds is the person's own: their account fields (no password hash), settings,
+ratings with their changes, notices, relations, and every match they sat at as its record for
+their seat (``games.selectors.records.match_record`` with their seat as the viewer: a finished
+match's full record, a running one redacted to what their seat may see). Nobody else's e-mail,
+settings or hidden cards is ever read into it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from accounts import notify
+from accounts.export_files import export_file_name, export_files_delete, export_path
+from accounts.models import (
+    AccountClosure,
+    DataExport,
+    Holiday,
+    MatchNotice,
+    NameChange,
+    PendingEmail,
+    TimeZoneSetting,
+)
+from games import queue
+from games.models import Match, MatchAnalysis, Rating, RatingChange, Seat
+from games.presentation.names import seat_names
+from games.selectors.facts import seat_facts
+from games.selectors.records import match_record
+
+logger = logging.getLogger(__name__)
+
+EXPORT_EVERY = dt.timedelta(days=1)
+EXPORT_DAYS = 7
+PROGRESS_EVERY = 10  # matches between two saves of the progress
+FORMAT = "parlour-personal-data"
+FORMAT_VERSION = 1
+
+
+class ExportRefused(Exception):
+    """Another export was asked for too recently; ``message`` says when the next may be."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def _iso(moment: dt.datetime | None) -> str | None:
+    return None if moment is None else moment.astimezone(dt.UTC).isoformat()
+
+
+def next_export_at(export: DataExport | None) -> dt.datetime | None:
+    """When the person may ask again after ``export`` (``None``: now)."""
+    if export is None or export.status == DataExport.Status.FAILED:
+        return None
+    at = export.created_at + EXPORT_EVERY
+    return at if at > timezone.now() else None
+
+
+def expires_at(export: DataExport) -> dt.datetime:
+    return export.created_at + dt.timedelta(days=EXPORT_DAYS)
+
+
+def latest_export(*, user_id: int) -> DataExport | None:
+    return DataExport.objects.filter(user_id=user_id).order_by("-created_at", "-pk").first()
+
+
+def data_export_request(*, user: AbstractBaseUser) -> DataExport:
+    """Ask for a new export of ``user``'s data: a row "preparing", and the worker task sent
+    after the commit. Refused (``ExportRefused``) while the last one is younger than
+    ``EXPORT_EVERY``, failed ones aside; the person's row is locked, so a double post makes
+    one export."""
+    with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        wait_until = next_export_at(latest_export(user_id=user.pk))
+        if wait_until is not None:
+            raise ExportRefused(
+                "You asked for your data less than a day ago: you may ask again after "
+                f"{wait_until:%Y-%m-%d %H:%M} UTC."
+            )
+        export = DataExport.objects.create(user_id=user.pk)
+        queue.enqueue(queue.DATA_EXPORT, export.pk)
+    return export
+
+
+def _account(user: AbstractBaseUser) -> dict[str, Any]:
+    closure = AccountClosure.objects.filter(user_id=user.pk).first()
+    pending = PendingEmail.objects.filter(user_id=user.pk).first()
+    names = NameChange.objects.filter(user_id=user.pk).order_by("changed_at")
+    return {
+        "id": user.pk,
+        "username": user.get_username(),
+        "email": user.email,
+        "email_pending": None if pending is None else pending.email,
+        "former_names": [
+            {
+                "old_name": change.old_name,
+                "new_name": change.new_name,
+                "at": _iso(change.changed_at),
+            }
+            for change in names
+        ],
+        "date_joined": _iso(user.date_joined),
+        "last_login": _iso(user.last_login),
+        "closed_at": None if closure is None else _iso(closure.closed_at),
+    }
+
+
+def _settings(user_id: int) -> dict[str, Any]:
+    chosen = notify.settings_for(user_id)
+    return {name: getattr(chosen, name) for name in notify.KINDS.values()}
+
+
+def _time_zone(user_id: int) -> str:
+    zone = TimeZoneSetting.objects.filter(user_id=user_id).first()
+    return "UTC" if zone is None else zone.zone.key
+
+
+def _holiday(user_id: int) -> dict[str, Any] | None:
+    holiday = Holiday.objects.filter(user_id=user_id).first()
+    if holiday is None:
+        return None
+    return {
+        "banked": holiday.banked,
+        "banked_at": _iso(holiday.banked_at),
+        "away_since": _iso(holiday.away_since),
+        "away_until": _iso(holiday.away_until),
+        "days_taken": holiday.days_taken,
+    }
+
+
+def _ratings(user_id: int) -> list[dict[str, Any]]:
+    changes: dict[int, list[dict[str, Any]]] = {}
+    for change in RatingChange.objects.filter(rating__user_id=user_id).order_by("created_at"):
+        changes.setdefault(change.rating_id, []).append(
+            {
+                "match": change.match_id,
+                "seat": change.seat,
+                "mu_before": change.mu_before,
+                "sigma_before": change.sigma_before,
+                "mu_after": change.mu_after,
+                "sigma_after": change.sigma_after,
+                "rating_before": change.ordinal_before,
+                "rating_after": change.ordinal_after,
+                "at": _iso(change.created_at),
+            }
+        )
+    return [
+        {
+            "game": rating.game,
+            "mu": rating.mu,
+            "sigma": rating.sigma,
+            "matches": rating.matches,
+            "last_played_at": _iso(rating.last_played_at),
+            "changes": changes.get(rating.pk, []),
+        }
+        for rating in Rating.objects.filter(user_id=user_id).order_by("game")
+    ]
+
+
+def _notices(user_id: int) -> list[dict[str, Any]]:
+    return [
+        {
+            "match": notice.match_id,
+            "seen_at": _iso(notice.seen_at),
+            "turn_mailed_at": _iso(notice.turn_mailed_at),
+            "deadline_mailed_at": _iso(notice.deadline_mailed_at),
+        }
+        for notice in MatchNotice.objects.filter(user_id=user_id).order_by("match_id")
+    ]
+
+
+def _relations(user_id: int) -> dict[str, Any]:
+    created = Match.objects.filter(created_by_id=user_id).order_by("pk")
+    asked = MatchAnalysis.objects.filter(requested_by_id=user_id).order_by("match_id")
+    return {
+        "matches_created": list(created.values_list("pk", flat=True)),
+        "analyses_requested": list(asked.values_list("match_id", flat=True)),
+    }
+
+
+def _match_entry(mine: Seat) -> dict[str, Any]:
+    """One match the person sat at, as the record their seat may have."""
+    match = mine.match
+    seats = list(Seat.objects.filter(match_id=match.pk).select_related("user").order_by("index"))
+    names = seat_names(match.num_players, seat_facts(seats))
+    viewer = next(s for s in seats if s.pk == mine.pk)
+    record = match_record(match=match, seats=seats, names=names, viewer_seat=viewer)
+    return {"match": match.pk, "seat": mine.index, "status": match.status, "record": record}
+
+
+def data_export_write(*, export_id: int) -> DataExport | None:
+    """Write the file of the export ``export_id`` if it is still preparing (a rerun of a done
+    one does nothing), saving the progress every ``PROGRESS_EVERY`` matches."""
+    export = DataExport.objects.select_related("user").filter(pk=export_id).first()
+    if export is None or export.status != DataExport.Status.PREPARING:
+        return export
+    user = export.user
+    mine = list(Seat.objects.filter(user_id=user.pk).select_related("match").order_by("match_id"))
+    DataExport.objects.filter(pk=export.pk).update(total=len(mine), done=0)
+    matches = []
+    for done, seat in enumerate(mine, start=1):
+        matches.append(_match_entry(seat))
+        if done % PROGRESS_EVERY == 0:
+            DataExport.objects.filter(pk=export.pk).update(done=done)
+    body = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "prepared_at": _iso(timezone.now()),
+        "account": _account(user),
+        "notification_settings": _settings(user.pk),
+        "time_zone": _time_zone(user.pk),
+        "holiday": _holiday(user.pk),
+        "ratings": _ratings(user.pk),
+        "notices": _notices(user.pk),
+        "relations": _relations(user.pk),
+        "matches": matches,
+    }
+    name = export_file_name()
+    path = export_path(name)
+    path.write_text(json.dumps(body, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+    written = DataExport.objects.filter(pk=export.pk, status=DataExport.Status.PREPARING).update(
+        status=DataExport.Status.READY,
+        done=len(mine),
+        total=len(mine),
+        file_name=name,
+        finished_at=timezone.now(),
+    )
+    if not written:  # deleted (with the account) or finished by a twin meanwhile
+        export_files_delete([name])
+    logger.info("data export %s: %s match(es)", export.pk, len(mine))
+    return DataExport.objects.filter(pk=export.pk).first()
+
+
+def data_exports_expire(*, now: dt.datetime | None = None) -> int:
+    """Delete the exports older than ``EXPORT_DAYS`` and their files; how many went."""
+    cutoff = (now or timezone.now()) - dt.timedelta(days=EXPORT_DAYS)
+    old = DataExport.objects.filter(created_at__lte=cutoff)
+    files = list(old.values_list("file_name", flat=True))
+    count, _ = old.delete()
+    export_files_delete(files)
+    return count
