@@ -1,18 +1,21 @@
 """The pages a newcomer meets first, photographed at desktop and phone widths: each game's table
-on a phone, a finished table, and the new-match form. Each must fit its width (no sideways
-scroll); with ``PARLOUR_SCREENSHOTS=1`` the pictures go to ``docs/screenshots/``
+on a phone, a finished table, the new-match form and the account page. Each must fit its width
+(no sideways scroll); with ``PARLOUR_SCREENSHOTS=1`` the pictures go to ``docs/screenshots/``
 (``faraway-phone.png``, ``gulliver-phone.png``, ``finished[-phone].png``,
-``match-new[-phone].png``).
+``match-new[-phone].png``, ``account[-phone].png``).
 """
 
 from __future__ import annotations
 
+import datetime
 import random
 from pathlib import Path
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
+from accounts.models import TimeZoneSetting
 from tests import factories
 from tests.functional.pages import log_in
 from tests.functional.test_screenshots import (
@@ -82,4 +85,29 @@ def test_the_new_match_form_is_photographed(
     assert overflowing(page) == []
     page.screenshot(
         path=str(screenshot_path(f"match-new{_suffix(viewport)}", tmp_path)), full_page=True
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+@VIEWPORTS
+def test_the_account_page_is_photographed(
+    viewport: dict[str, int], live_server, make_context, tmp_path: Path
+) -> None:
+    """Every section of the account page (docs/accounts.md) for a person with a confirmed
+    address, a time zone and a holiday allowance earned over ten weeks."""
+    jo = factories.user_make("jo", email="jo@example.org")
+    jo.date_joined = timezone.now() - datetime.timedelta(weeks=10)
+    jo.save(update_fields=["date_joined"])
+    TimeZoneSetting.objects.create(user=jo, zone="Europe/London")
+    page = make_context(viewport=viewport).new_page()
+    log_in(page, live_server.url, "jo")
+    page.goto(f"{live_server.url}/accounts/")
+    for section in ("identity", "notifications", "time-zone", "holidays", "data", "closing"):
+        expect(page.locator(f"#account-{section}")).to_be_visible()
+    expect(page.locator("#account-email")).to_contain_text("jo@example.org")
+    expect(page.locator("#account-time-zone-current")).to_contain_text("Europe/London")
+    expect(page.locator("#holiday-days")).to_contain_text("10")
+    assert overflowing(page) == []
+    page.screenshot(
+        path=str(screenshot_path(f"account{_suffix(viewport)}", tmp_path)), full_page=True
     )
