@@ -31,6 +31,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def _fill_sign_up(page, username: str) -> None:
     page.get_by_label("Username").fill(username)
+    page.get_by_label("Email").fill(f"{username}@example.com")
     page.get_by_label("Password", exact=True).fill(PASSWORD)
     page.get_by_label("Password confirmation").fill(PASSWORD)
 
