@@ -71,6 +71,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # An empty _to_field is a 400 before the admin turns it into a 500 (config/admin_to_field.py).
+    "config.admin_to_field.AdminEmptyToFieldRejectedMiddleware",
     # The reader's time zone, from the session: no query of its own (accounts/time_zone.py).
     "accounts.time_zone_middleware.ReaderTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

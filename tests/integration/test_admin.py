@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from django.contrib.auth.models import Group
 
 from games.models import Match, Move
 from tests import factories
@@ -51,3 +52,18 @@ def test_a_running_match_keeps_its_seed_salt_and_hands_out_of_the_admin(staff_cl
     assert match.status == Match.Status.FINISHED
     finished = staff_client.get(f"/admin/games/match/{match.pk}/change/").content.decode()
     assert match.salt in finished and str(match.seed) in finished
+
+
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_an_empty_to_field_is_a_400_not_a_500(staff_client, method):
+    """Django's admin skips its ``_to_field`` check for an empty value and then fails looking
+    for a field named "" (found by the fuzz suite): config/admin_to_field.py refuses it."""
+    group = Group.objects.create(name="umpires")
+    url = f"/admin/auth/group/{group.pk}/change/"
+    if method == "get":
+        response = staff_client.get(url, {"_to_field": ""})
+    else:
+        response = staff_client.post(f"{url}?_to_field=id", {"_to_field": " ", "name": "x"})
+    assert response.status_code == 400
+    assert Group.objects.get(pk=group.pk).name == "umpires"
+    assert staff_client.get(url, {"_to_field": "id"}).status_code == 200
