@@ -109,6 +109,8 @@ def test_a_finished_match_replays_by_keyboard_autoplay_and_shared_link(
     expect(page.locator("#all-hands")).to_have_count(0)
     page.keyboard.press("ArrowRight")
     _wait_ply(page, paused + 1)
+    # The swapped-in frame's copy button shows once htmx has settled it (static/js/copy.js).
+    expect(page.locator("#replay-frame button[data-copy]")).to_be_visible()
     shared = page.url
     frame_text = page.locator("#replay-frame").inner_text()
 
@@ -118,6 +120,7 @@ def test_a_finished_match_replays_by_keyboard_autoplay_and_shared_link(
     log_in(other, live_server.url, "cal")
     other.goto(shared)
     assert other.evaluate(FRAME_PLY) == paused + 1
+    expect(other.locator("#replay-frame button[data-copy]")).to_be_visible()
     assert other.locator("#replay-frame").inner_text() == frame_text
 
     wide = overflowing(page)
