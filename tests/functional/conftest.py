@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.cache import caches
 from playwright.sync_api import Browser, BrowserContext
 
 CHROMIUM = Path(os.environ.get("PARLOUR_CHROMIUM", "/usr/bin/chromium"))
@@ -58,3 +59,19 @@ def make_context(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
     yield make
     for context in contexts:
         context.close()
+
+
+@pytest.fixture(autouse=True)
+def _throttles_forgotten(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Each browser test starts with no registration or reset counted against its address.
+
+    The throttle counters live in a cache table (``accounts/throttle_cache.py``) that a
+    transactional test's flush does not empty (it is not a model's table), and every browser
+    test comes from 127.0.0.1: without this, the sixth registration of a run is refused.
+    """
+    if request.node.get_closest_marker("django_db") is None:
+        yield
+        return
+    caches["throttle"].clear()
+    yield
+    caches["throttle"].clear()
