@@ -27,7 +27,10 @@ from accounts.deleted_names import deleted_name
 from accounts.export_files import export_files_delete
 from accounts.models import (
     AccountClosure,
+    Block,
+    ChallengeSetting,
     DataExport,
+    Follow,
     Holiday,
     MatchNotice,
     NameChange,
@@ -115,8 +118,17 @@ def account_delete(*, user: AbstractBaseUser) -> str:
         # Their ratings leave the leaderboards (and their own changes go with them, by
         # cascade); the other seats' changes from the same matches stay: they are theirs.
         Rating.objects.filter(user_id=user.pk).delete()
-        for model in (NotificationSettings, TimeZoneSetting, Holiday, PendingEmail, NameChange):
-            model.objects.filter(user_id=user.pk).delete()  # former names go: they name them
+        for model in (
+            NotificationSettings,
+            TimeZoneSetting,
+            Holiday,
+            PendingEmail,
+            NameChange,  # former names go: they name them
+            ChallengeSetting,
+        ):
+            model.objects.filter(user_id=user.pk).delete()
+        Follow.objects.filter(Q(follower_id=user.pk) | Q(followed_id=user.pk)).delete()
+        Block.objects.filter(Q(blocker_id=user.pk) | Q(blocked_id=user.pk)).delete()
         MatchNotice.objects.filter(user_id=user.pk).delete()
         AccountClosure.objects.filter(user_id=user.pk).delete()
         files = list(DataExport.objects.filter(user_id=user.pk).values_list("file_name", flat=True))

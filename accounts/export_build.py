@@ -23,11 +23,13 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from accounts import notify
+from accounts import notify, relations
 from accounts.export_files import export_file_name, export_files_delete, export_path
 from accounts.models import (
     AccountClosure,
+    Block,
     DataExport,
+    Follow,
     Holiday,
     MatchNotice,
     NameChange,
@@ -120,7 +122,8 @@ def _account(user: AbstractBaseUser) -> dict[str, Any]:
 
 def _settings(user_id: int) -> dict[str, Any]:
     chosen = notify.settings_for(user_id)
-    return {name: getattr(chosen, name) for name in notify.KINDS.values()}
+    fields = [*notify.KINDS.values(), *notify.NOTICE_KINDS.values()]
+    return {name: getattr(chosen, name) for name in fields}
 
 
 def _time_zone(user_id: int) -> str:
@@ -185,9 +188,16 @@ def _notices(user_id: int) -> list[dict[str, Any]]:
 def _relations(user_id: int) -> dict[str, Any]:
     created = Match.objects.filter(created_by_id=user_id).order_by("pk")
     asked = MatchAnalysis.objects.filter(requested_by_id=user_id).order_by("match_id")
+    # Their own follows and blocks only: whom they follow, whom they blocked; never who
+    # follows or blocked them (that is the other person's choice).
+    following = Follow.objects.filter(follower_id=user_id).order_by("followed__username")
+    blocking = Block.objects.filter(blocker_id=user_id).order_by("blocked__username")
     return {
         "matches_created": list(created.values_list("pk", flat=True)),
         "analyses_requested": list(asked.values_list("match_id", flat=True)),
+        "following": list(following.values_list("followed__username", flat=True)),
+        "blocked": list(blocking.values_list("blocked__username", flat=True)),
+        "challenges_from": relations.challenge_setting(user_id),
     }
 
 

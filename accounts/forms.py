@@ -121,8 +121,15 @@ class EmailAddressForm(forms.Form):
 
 
 class NotificationSettingsForm(forms.ModelForm):
-    """The two kinds of mail, each on or off."""
+    """Each kind of mail, and each kind of notice, on or off."""
 
     class Meta:
         model = NotificationSettings
-        fields = ("email_turn", "email_deadline")
+        fields = (
+            "email_turn",
+            "email_deadline",
+            "email_invitations",
+            "notice_invitations",
+            "notice_turns",
+            "notice_finished",
+        )

@@ -30,6 +30,21 @@ class NotificationSettings(models.Model):
         default=True,
         help_text="Once per turn, when 80% of the time to move has gone.",
     )
+    email_invitations = models.BooleanField(
+        "E-mail me when I am challenged or offered a rematch",
+        default=True,
+        help_text="Once per challenge or offer.",
+    )
+    # What the notices page (and the badge) shows; each kind can be turned off, like the mails.
+    notice_invitations = models.BooleanField(
+        "Show challenges and rematch offers in my notices", default=True
+    )
+    notice_turns = models.BooleanField(
+        "Show matches waiting for my move in my notices", default=True
+    )
+    notice_finished = models.BooleanField(
+        "Show finished matches I have not seen in my notices", default=True
+    )
 
     class Meta:
         verbose_name_plural = "notification settings"
@@ -167,3 +182,73 @@ class DataExport(models.Model):
 
     def __str__(self) -> str:
         return f"data export {self.pk} of user {self.user_id}: {self.status}"
+
+
+class Follow(models.Model):
+    """``follower`` follows ``followed``; two people who follow each other are friends
+    (docs/accounts.md, "Friends and blocks")."""
+
+    follower = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="follows_out"
+    )
+    followed = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="follows_in"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["follower", "followed"], name="follow_unique_pair"),
+            models.CheckConstraint(
+                condition=~models.Q(follower=models.F("followed")), name="follow_not_self"
+            ),
+        ]
+        indexes = [models.Index(fields=["followed", "follower"], name="follow_by_followed")]
+
+    def __str__(self) -> str:
+        return f"user {self.follower_id} follows user {self.followed_id}"
+
+
+class Block(models.Model):
+    """``blocker`` has blocked ``blocked``: neither may challenge, offer a rematch to, follow or
+    sit with the other, and the blocked person's table phrases are hidden from the blocker."""
+
+    blocker = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_out"
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_in"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_unique_pair"),
+            models.CheckConstraint(
+                condition=~models.Q(blocker=models.F("blocked")), name="block_not_self"
+            ),
+        ]
+        indexes = [models.Index(fields=["blocked", "blocker"], name="block_by_blocked")]
+
+    def __str__(self) -> str:
+        return f"user {self.blocker_id} blocked user {self.blocked_id}"
+
+
+class ChallengeSetting(models.Model):
+    """Who may challenge the person by name; a missing row means anyone."""
+
+    class Who(models.TextChoices):
+        ANYONE = "anyone", "Anyone"
+        PLAYED = "played", "People I have played"
+        FRIENDS = "friends", "Friends (we follow each other)"
+        NOBODY = "nobody", "Nobody"
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenge_setting"
+    )
+    who = models.CharField(
+        "Who may challenge me", max_length=10, choices=Who.choices, default=Who.ANYONE
+    )
+
+    def __str__(self) -> str:
+        return f"user {self.user_id} takes challenges from: {self.who}"

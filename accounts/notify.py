@@ -19,7 +19,17 @@ from accounts.models import NotificationSettings
 
 TURN = "turn"
 DEADLINE = "deadline"
-KINDS = {TURN: "email_turn", DEADLINE: "email_deadline"}
+INVITATION = "invitation"  # a challenge by name, or a rematch offer
+KINDS = {TURN: "email_turn", DEADLINE: "email_deadline", INVITATION: "email_invitations"}
+# What the notices page (and the badge) shows, each kind a box like the mails.
+NOTICE_INVITATIONS = "invitations"
+NOTICE_TURNS = "turns"
+NOTICE_FINISHED = "finished"
+NOTICE_KINDS = {
+    NOTICE_INVITATIONS: "notice_invitations",
+    NOTICE_TURNS: "notice_turns",
+    NOTICE_FINISHED: "notice_finished",
+}
 UNSUBSCRIBE_SALT = "accounts.unsubscribe"
 
 
@@ -33,8 +43,13 @@ def settings_for(user_id: int) -> NotificationSettings:
 
 
 def wants(user_id: int, kind: str) -> bool:
-    """Whether the person wants mails of ``kind`` (``TURN`` or ``DEADLINE``)."""
+    """Whether the person wants mails of ``kind`` (``TURN``, ``DEADLINE`` or ``INVITATION``)."""
     return bool(getattr(settings_for(user_id), KINDS[kind]))
+
+
+def notice_wanted(user_id: int, kind: str) -> bool:
+    """Whether the person's notices (and badge) show ``kind`` (a ``NOTICE_KINDS`` key)."""
+    return bool(getattr(settings_for(user_id), NOTICE_KINDS[kind]))
 
 
 def unsubscribe_token(user_id: int, kind: str) -> str:

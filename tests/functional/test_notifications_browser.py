@@ -36,7 +36,14 @@ def test_each_box_sits_beside_its_label(live_server, make_context, viewport):
     log_in(page, live_server.url, "ann")
     page.goto(f"{live_server.url}/accounts/notifications/")
     found = page.evaluate(BOXES_JS)
-    assert [f["name"] for f in found] == ["email_turn", "email_deadline"]
+    assert [f["name"] for f in found] == [
+        "email_turn",
+        "email_deadline",
+        "email_invitations",
+        "notice_invitations",
+        "notice_turns",
+        "notice_finished",
+    ]
     for item in found:
         _, box_top, box_right, box_bottom = item["box"]
         words_left, words_top, _, _ = item["words"]

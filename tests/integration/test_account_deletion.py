@@ -17,7 +17,10 @@ from django.utils import timezone
 from accounts.deleted_names import deleted_name
 from accounts.models import (
     AccountClosure,
+    Block,
+    ChallengeSetting,
     DataExport,
+    Follow,
     Holiday,
     MatchNotice,
     NameChange,
@@ -94,6 +97,10 @@ def test_deleting_resigns_cancels_leaves_and_anonymises(zep, bea, cal, caplog):
     Holiday.objects.create(user=zep, banked=3, banked_at=timezone.now())
     PendingEmail.objects.create(user=zep, email="zep.new@example.org", requested_at=timezone.now())
     NameChange.objects.create(user=zep, old_name="zeph", new_name=NAME, changed_at=timezone.now())
+    Follow.objects.create(follower=zep, followed=bea)
+    Follow.objects.create(follower=cal, followed=zep)
+    Block.objects.create(blocker=bea, blocked=zep)
+    ChallengeSetting.objects.create(user=zep, who=ChallengeSetting.Who.FRIENDS)
     MatchNotice.objects.create(user=zep, match=matches["run"], seen_at=timezone.now())
     AccessAttempt.objects.create(username=NAME, ip_address="10.0.0.1", failures_since_start=1)
     rating = Rating.objects.get(user=zep, game="faraway")
@@ -117,8 +124,16 @@ def test_deleting_resigns_cancels_leaves_and_anonymises(zep, bea, cal, caplog):
     # what was theirs went; the others' rating changes stayed
     assert not Rating.objects.filter(user=zep).exists()
     assert set(RatingChange.objects.values_list("pk", flat=True)) == others
-    for model in (NotificationSettings, TimeZoneSetting, Holiday, PendingEmail, NameChange):
+    for model in (
+        NotificationSettings,
+        TimeZoneSetting,
+        Holiday,
+        PendingEmail,
+        NameChange,
+        ChallengeSetting,
+    ):
         assert not model.objects.filter(user=zep).exists(), model.__name__
+    assert not Follow.objects.exists() and not Block.objects.exists()  # both ways
     assert not MatchNotice.objects.filter(user=zep).exists()
     assert not AccessAttempt.objects.filter(username__iexact=NAME).exists()
     # every session ended: the other browser is signed out

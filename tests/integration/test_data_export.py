@@ -67,7 +67,14 @@ def test_the_export_holds_the_persons_data_and_their_seats_records(ann, bea, cal
     body = _body(response)
     assert body["account"]["username"] == "ann" and body["account"]["email"] == ann.email
     assert "password" not in json.dumps(body["account"])
-    assert body["notification_settings"] == {"email_turn": True, "email_deadline": False}
+    assert body["notification_settings"] == {
+        "email_turn": True,
+        "email_deadline": False,
+        "email_invitations": True,
+        "notice_invitations": True,
+        "notice_turns": True,
+        "notice_finished": True,
+    }
     assert body["time_zone"] == "Europe/Paris" and body["holiday"] is None
     assert body["account"]["former_names"] == [] and body["account"]["email_pending"] is None
     assert [r["game"] for r in body["ratings"]] == ["faraway"]

@@ -1,0 +1,182 @@
+"""Follows, friends, blocks and who may challenge whom (docs/accounts.md, "Friends and blocks").
+
+A person follows another; two who follow each other are friends. A block stands between two
+people whichever of them made it: neither may follow, challenge, offer a rematch to or sit with
+the other, and the blocker sees none of the blocked person's table phrases. Blocking removes the
+follows both ways and sends ``person_blocked``, so the capabilities that keep something pending
+between two people (challenges, rematch offers) can drop it in the same transaction without this
+module knowing them. A block hides no public match, history or rating.
+
+These are plain reads of three small tables, never cached: a block made in one web process must
+hold at once in every other and in the workers. (django-friendship caches follower and block
+lists in Django's cache, which is per process here; its friends are accepted requests, not
+mutual follows. So it is not used: docs/accounts.md says more.)
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.dispatch import Signal
+
+from accounts.models import Block, ChallengeSetting, Follow
+from games.models import Match, Seat
+
+# Sent inside the blocking transaction with ``blocker_id`` and ``blocked_id``.
+person_blocked = Signal()
+
+Who = ChallengeSetting.Who
+
+
+class RelationRefused(Exception):
+    """A follow, block or challenge that may not be: ``message`` says why, to the person."""
+
+    def __init__(self, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+# --- Reads -------------------------------------------------------------------------------------
+
+
+def blocked_between(a_id: int, b_id: int) -> bool:
+    """Whether either of the two has blocked the other (one query)."""
+    return Block.objects.filter(
+        Q(blocker_id=a_id, blocked_id=b_id) | Q(blocker_id=b_id, blocked_id=a_id)
+    ).exists()
+
+
+def blocked_ids(user_id: int) -> set[int]:
+    """Everyone a block stands between the person and: those they blocked and those who
+    blocked them (one query)."""
+    pairs = Block.objects.filter(Q(blocker_id=user_id) | Q(blocked_id=user_id)).values_list(
+        "blocker_id", "blocked_id"
+    )
+    return {a if b == user_id else b for a, b in pairs}
+
+
+def has_blocked(blocker_id: int, blocked_id: int) -> bool:
+    """Whether ``blocker_id`` blocked ``blocked_id`` (one direction: for the profile's button)."""
+    return Block.objects.filter(blocker_id=blocker_id, blocked_id=blocked_id).exists()
+
+
+def follows(follower_id: int, followed_id: int) -> bool:
+    return Follow.objects.filter(follower_id=follower_id, followed_id=followed_id).exists()
+
+
+def are_friends(a_id: int, b_id: int) -> bool:
+    """Whether each follows the other (one query)."""
+    pairs = Follow.objects.filter(
+        Q(follower_id=a_id, followed_id=b_id) | Q(follower_id=b_id, followed_id=a_id)
+    )
+    return pairs.count() == 2
+
+
+def friend_ids(user_id: int) -> set[int]:
+    """The people the person follows who follow them back (one query)."""
+    return set(
+        Follow.objects.filter(
+            follower_id=user_id,
+            followed__follows_out__followed_id=user_id,
+        ).values_list("followed_id", flat=True)
+    )
+
+
+def played_together(a_id: int, b_id: int) -> bool:
+    """Whether the two have sat at one match (begun or over, any game; one query)."""
+    return Seat.objects.filter(
+        user_id=a_id,
+        match__seats__user_id=b_id,
+        match__status__in=[Match.Status.ACTIVE, Match.Status.FINISHED],
+    ).exists()
+
+
+def challenge_setting(user_id: int) -> str:
+    """Who may challenge the person (a ``Who`` value; no row: anyone)."""
+    found = ChallengeSetting.objects.filter(user_id=user_id).values_list("who", flat=True).first()
+    return found or Who.ANYONE
+
+
+def challenge_refusal(*, challenger_id: int, target_id: int, target_name: str) -> str | None:
+    """Why ``challenger_id`` may not challenge (or offer a rematch to) ``target_id``, in words
+    for the challenger; ``None`` when they may. A block and the target's own choice both answer
+    the same sentence, so a refusal does not tell who blocked whom."""
+    if challenger_id == target_id:
+        return "You cannot challenge yourself."
+    refused = f"{target_name} does not take challenges from you."
+    if blocked_between(challenger_id, target_id):
+        return refused
+    who = challenge_setting(target_id)
+    if who == Who.ANYONE:
+        return None
+    if who == Who.NOBODY:
+        return f"{target_name} does not take challenges."
+    if who == Who.FRIENDS and not are_friends(challenger_id, target_id):
+        return refused
+    if who == Who.PLAYED and not played_together(challenger_id, target_id):
+        return refused
+    return None
+
+
+# --- Writes ------------------------------------------------------------------------------------
+
+
+def follow(*, follower_id: int, followed_id: int) -> bool:
+    """Follow a person; ``False`` when already following (a double click). Refused for oneself,
+    an account that is gone, and across a block."""
+    if follower_id == followed_id:
+        raise RelationRefused("You cannot follow yourself.", status=400)
+    if not get_user_model().objects.filter(pk=followed_id, is_active=True).exists():
+        raise RelationRefused("There is no such player.", status=404)
+    if blocked_between(follower_id, followed_id):
+        raise RelationRefused("You cannot follow this player.")
+    try:
+        with transaction.atomic():
+            _, made = Follow.objects.get_or_create(follower_id=follower_id, followed_id=followed_id)
+    except IntegrityError:  # the same follow made at the same moment elsewhere
+        return False
+    return made
+
+
+def unfollow(*, follower_id: int, followed_id: int) -> bool:
+    """Stop following; ``False`` when there was nothing to stop."""
+    deleted, _ = Follow.objects.filter(follower_id=follower_id, followed_id=followed_id).delete()
+    return bool(deleted)
+
+
+def block(*, blocker_id: int, blocked_id: int) -> bool:
+    """Block a person: the follows between the two go both ways, ``person_blocked`` is sent
+    (pending challenges and offers between them are declined by their owners), all in one
+    transaction. ``False`` when already blocked."""
+    if blocker_id == blocked_id:
+        raise RelationRefused("You cannot block yourself.", status=400)
+    if not get_user_model().objects.filter(pk=blocked_id).exists():
+        raise RelationRefused("There is no such player.", status=404)
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                _, made = Block.objects.get_or_create(blocker_id=blocker_id, blocked_id=blocked_id)
+        except IntegrityError:
+            return False
+        if not made:
+            return False
+        Follow.objects.filter(
+            Q(follower_id=blocker_id, followed_id=blocked_id)
+            | Q(follower_id=blocked_id, followed_id=blocker_id)
+        ).delete()
+        person_blocked.send(sender=Block, blocker_id=blocker_id, blocked_id=blocked_id)
+    return True
+
+
+def unblock(*, blocker_id: int, blocked_id: int) -> bool:
+    """Undo one's own block (never the other person's); ``False`` when there was none."""
+    deleted, _ = Block.objects.filter(blocker_id=blocker_id, blocked_id=blocked_id).delete()
+    return bool(deleted)
+
+
+def challenge_setting_save(*, user_id: int, who: str) -> None:
+    if who not in Who.values:
+        raise RelationRefused("Choose one of the offered answers.", status=400)
+    ChallengeSetting.objects.update_or_create(user_id=user_id, defaults={"who": who})
