@@ -20,8 +20,8 @@ from games.filters import HistoryFilters, page_number
 from games.presentation.ratings import rating_lines
 from games.presentation.results import form_entries, head_to_head_lines, history_lines
 from games.selectors.history import match_history, user_stats
-from games.selectors.notifications import awaited_count
 from games.selectors.ratings import profile_ratings
+from games.views.notice_sources import notice_badge_count
 
 
 @never_cache  # a refused form may carry the passwords typed: no cache or history keeps it
@@ -213,7 +213,7 @@ def badge(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return HttpResponseStopPolling("")
     return render(
-        request, "accounts/_badge.html", {"turn_badge": awaited_count(user_id=request.user.pk)}
+        request, "accounts/_badge.html", {"notice_badge": notice_badge_count(request.user.pk)}
     )
 
 

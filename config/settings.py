@@ -98,7 +98,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "accounts.context_processors.turn_badge",
+                "accounts.context_processors.notice_badge",
                 "games.context_processors.parlour_games",
             ],
         },

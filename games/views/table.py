@@ -76,6 +76,10 @@ def match_move(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except Rejected as exc:
         return _move_refused(request, pk, exc.message, exc.status)
+    if played.match.status == Match.Status.FINISHED:
+        # The mover's answer shows the end: the finished match is not a notice for them (one
+        # upsert, on the last move only).
+        seen_mark(user_id=request.user.pk, match_id=pk)
     if request.htmx:
         data = match_table(
             match=played.match, seat=played.seat, seats=played.seats, appended=played.entry
@@ -85,9 +89,11 @@ def match_move(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _seen(request: HttpRequest, match: Match, seats: list[Seat]) -> None:
-    """The table is served to this person in full: their turn mail is not needed (one upsert,
-    for a seated person at a running match; never on the 204 poll)."""
-    if match.status == Match.Status.ACTIVE and seat_of(seats, request.user) is not None:
+    """The table is served to this person in full: their turn mail is not needed, and a
+    finished match leaves their notices (one upsert, for a seated person at a running or
+    finished match; never on the 204 poll)."""
+    seen_statuses = (Match.Status.ACTIVE, Match.Status.FINISHED)
+    if match.status in seen_statuses and seat_of(seats, request.user) is not None:
         seen_mark(user_id=request.user.pk, match_id=match.pk)
 
 

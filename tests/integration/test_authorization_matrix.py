@@ -129,6 +129,8 @@ MATRIX_TEXT = [
     ("time zone chosen",   "POST",   "/accounts/time-zone/",                L, 302, 302, 302, 302),
     ("time zone garbage",  "POST",   "/accounts/time-zone/",                L, 400, 400, 400, 400),
     ("turn badge (poll)",  "GET hx", "/accounts/badge/",                  286, 200, 200, 200, 200),
+    ("notices page",       "GET",    "/notices/",                           L, 200, 200, 200, 200),
+    ("notices by POST",    "POST",   "/notices/",                           L, 405, 405, 405, 405),
     # Holidays: each signed-in person's own, the URLs name nobody (docs/accounts.md).
     ("go on holiday",      "POST",   "/accounts/holiday/",                  L, 302, 302, 302, 302),
     ("holiday, too long",  "POST",   "/accounts/holiday/",                  L, 400, 400, 400, 400),

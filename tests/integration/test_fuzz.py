@@ -83,6 +83,7 @@ SITE_ROUTES: dict[str, dict[str, str]] = {
     "home": {},
     "lobby": {},
     "history": {},
+    "notices": {},
     "match_new": {},
     "match_invite": {"token": "invite"},
     "match_detail": {"pk": "match"},

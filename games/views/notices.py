@@ -1,0 +1,22 @@
+"""``/notices/``: one page of what awaits the person, a section per wanted kind of notice
+(``games.views.notice_sources``)."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from games.views.common import login_required_htmx
+from games.views.notice_sources import NOTICE_SOURCES, wanted_sources
+
+
+@login_required_htmx
+@require_GET
+def notices(request: HttpRequest) -> HttpResponse:
+    """Every kind the person wants, with its items and their actions in place; the kinds they
+    turned off are named, with the way back to their box."""
+    wanted = wanted_sources(request.user.pk)
+    sections = [{"source": source, "items": source.items(request.user.pk)} for source in wanted]
+    off = [source for source in NOTICE_SOURCES if source not in wanted]
+    return render(request, "games/notices.html", {"sections": sections, "off": off})
