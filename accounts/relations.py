@@ -57,6 +57,17 @@ def blocked_ids(user_id: int) -> set[int]:
     return {a if b == user_id else b for a, b in pairs}
 
 
+def blocked_with_any(user_id: int, other_ids: set[int]) -> bool:
+    """Whether a block stands between the person and any of ``other_ids`` (one query; none
+    when ``other_ids`` is empty)."""
+    if not other_ids:
+        return False
+    return Block.objects.filter(
+        Q(blocker_id=user_id, blocked_id__in=other_ids)
+        | Q(blocked_id=user_id, blocker_id__in=other_ids)
+    ).exists()
+
+
 def has_blocked(blocker_id: int, blocked_id: int) -> bool:
     """Whether ``blocker_id`` blocked ``blocked_id`` (one direction: for the profile's button)."""
     return Block.objects.filter(blocker_id=blocker_id, blocked_id=blocked_id).exists()
