@@ -98,6 +98,8 @@ def _act(request: HttpRequest, username: str, action: str) -> HttpResponse:
     try:
         owner = _person(username, shown_only=action in ("follow", "block"))
         name = owner.get_username()
+        if owner.pk == viewer_id and action in ("unfollow", "unblock"):
+            raise relations.RelationRefused(f"You cannot {action} yourself.", status=400)
         if action == "follow":
             relations.follow(follower_id=viewer_id, followed_id=owner.pk)
             done = f"You follow {name}."
