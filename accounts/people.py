@@ -16,7 +16,6 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -24,7 +23,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import relations
 from accounts.closure import hidden_people
-from accounts.models import Block, ChallengeSetting, Follow
+from accounts.models import Block, ChallengeSetting
 
 ACTIONS_PARTIAL = "accounts/_profile_actions.html"
 BLOCK_CONFIRM = "accounts/block_confirm.html"
@@ -35,26 +34,18 @@ BACK_TO_FRIENDS = "friends"  # and of the friends page's Follow back forms
 def profile_actions(*, viewer_id: int, owner: AbstractBaseUser) -> dict[str, Any]:
     """What the profile's buttons say for ``viewer_id`` on ``owner``'s profile: whether each
     follows the other, whether the viewer blocked them, and whether the viewer may challenge
-    them (or the refusal's words). A fixed number of statements, however many follows exist."""
-    owner_id = owner.pk
-    pairs = set(
-        Follow.objects.filter(
-            Q(follower_id=viewer_id, followed_id=owner_id)
-            | Q(follower_id=owner_id, followed_id=viewer_id)
-        ).values_list("follower_id", flat=True)
-    )
-    following = viewer_id in pairs
-    followed_by = owner_id in pairs
-    blocked = relations.has_blocked(viewer_id, owner_id)
+    them (or the refusal's words). One statement (two when the owner takes challenges only
+    from people they have played), however many follows and blocks exist."""
+    facts = relations.pair_facts(viewer_id, owner.pk)
     refusal = relations.challenge_refusal(
-        challenger_id=viewer_id, target_id=owner_id, target_name=owner.get_username()
+        challenger_id=viewer_id, target_id=owner.pk, target_name=owner.get_username(), facts=facts
     )
     return {
         "owner": owner,
-        "following": following,
-        "followed_by": followed_by,
-        "friends": following and followed_by,
-        "blocked": blocked,
+        "following": facts.following,
+        "followed_by": facts.followed_by,
+        "friends": facts.friends,
+        "blocked": facts.blocked_by_viewer,
         "challenge_refusal": refusal,
     }
 
@@ -188,18 +179,14 @@ def challenge_setting_context(request: HttpRequest) -> dict[str, Any]:
 @login_required
 @require_POST
 def challenge_setting_change(request: HttpRequest) -> HttpResponse:
-    """``/accounts/challenges/``: save who may challenge the person; a refusal shows the account
-    page with the form's message (400) and changes nothing."""
-    from accounts.account_page import page  # the page lists this module's sections
-
+    """``/accounts/challenges/``: save who may challenge the person; a refusal shows the section
+    alone with its message (400) and changes nothing."""
     form = ChallengeSettingForm(request.POST)
     if not form.is_valid():
-        return page(
-            request,
-            status=400,
-            notice="Choose one of the offered answers.",
-            overrides={CHALLENGES_SECTION: {"form": form}},
-        )
+        context = {**challenge_setting_context(request), "form": form}
+        context["error"] = "Nothing changed: choose one of the offered answers."
+        sections = [(CHALLENGES_SECTION, context)]
+        return render(request, "accounts/account.html", {"sections": sections}, status=400)
     who = form.cleaned_data["who"]
     relations.challenge_setting_save(user_id=request.user.pk, who=who)
     messages.success(request, f"Who may challenge you: {ChallengeSetting.Who(who).label}.")

@@ -136,10 +136,9 @@ def test_challenge_link_follows_the_targets_choice(ann, bea):
     assert "?challenge=bea" in client.get("/players/bea/").content.decode()
 
 
-# The session, the viewer, the owner, the profile's figures (4), the follows both ways, the
-# block, the challenge refusal (a block either way, the target's choice, whether friends), the
-# ratings and the badge: the same for 5 follows and friends as for 500.
-PROFILE_STATEMENTS = 14
+# The session, the viewer, the owner, the profile's figures, the follows, blocks and challenge
+# choice between the two (one), the ratings and the badge: the same for 5 follows as for 500.
+PROFILE_STATEMENTS = 10
 
 
 @pytest.mark.parametrize("size", [5, 500])
@@ -162,6 +161,32 @@ def test_profile_statements_do_not_grow_with_follows(ann, bea, size, django_asse
     assert page.status_code == 200 and b"bea does not take challenges from you." in page.content
 
 
+@pytest.mark.parametrize("who", list(Who))
+def test_pair_facts_give_the_same_refusal_as_the_plain_reads(
+    ann, bea, who, django_assert_num_queries
+):
+    relations.challenge_setting_save(user_id=bea.pk, who=who)
+    cal = factories.user_make("cal")
+    relations.follow(follower_id=ann.pk, followed_id=bea.pk)
+    relations.follow(follower_id=bea.pk, followed_id=ann.pk)
+    relations.block(blocker_id=cal.pk, blocked_id=bea.pk)
+    for viewer in (ann, cal):
+        with django_assert_num_queries(1):
+            facts = relations.pair_facts(viewer.pk, bea.pk)
+        plain = relations.challenge_refusal(
+            challenger_id=viewer.pk, target_id=bea.pk, target_name="bea"
+        )
+        read = relations.challenge_refusal(
+            challenger_id=viewer.pk, target_id=bea.pk, target_name="bea", facts=facts
+        )
+        assert read == plain
+    assert relations.pair_facts(ann.pk, bea.pk).friends
+    assert (
+        relations.pair_facts(bea.pk, cal.pk).blocked
+        and not relations.pair_facts(bea.pk, cal.pk).blocked_by_viewer
+    )
+
+
 # --- The account page's sections ---------------------------------------------------------------
 
 
@@ -175,7 +200,7 @@ def test_who_may_challenge_me_is_saved_and_garbage_refused(ann):
     for garbage in ({"who": "everyone"}, {}, {"who": ["nobody", "x" * 5000]}):
         answer = client.post("/accounts/challenges/", garbage)
         assert answer.status_code == 400
-        assert b"Choose one of the offered answers." in answer.content
+        assert b"Nothing changed: choose one of the offered answers." in answer.content
     assert relations.challenge_setting(ann.pk) == Who.FRIENDS
     assert client.get("/accounts/challenges/").status_code == 405
 
