@@ -46,6 +46,7 @@ def profile_actions(*, viewer_id: int, owner: AbstractBaseUser) -> dict[str, Any
         "followed_by": facts.followed_by,
         "friends": facts.friends,
         "blocked": facts.blocked_by_viewer,
+        "apart": facts.blocked,  # a block either way: no Follow offered
         "challenge_refusal": refusal,
     }
 

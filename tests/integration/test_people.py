@@ -112,7 +112,11 @@ def test_block_asks_first_then_blocks_drops_follows_and_is_undone(ann, bea):
     page = client.get("/players/bea/").content.decode()
     assert "bea does not take challenges from you." in page
     assert 'href="/matches/new/?challenge=bea"' not in page
-    # Across the block, neither may follow; the refusal (htmx) swaps the buttons with why.
+    # Across the block, neither may follow: bea is offered no Follow, and a forged one is
+    # refused (htmx: the buttons swapped with why).
+    assert (
+        'id="profile-follow"' not in factories.client_for(bea).get("/players/ann/").content.decode()
+    )
     answer = factories.client_for(bea).post("/players/ann/follow/", **HX)
     assert answer.status_code == 409 and b"You cannot follow this player." in answer.content
     assert factories.client_for(bea).post("/players/ann/follow/").status_code == 409
