@@ -18,7 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from accounts import email_confirmation, holidays, notify, rename, time_zone
+from accounts import email_confirmation, holidays, notify, people, rename, time_zone
 from accounts.closing import closing_context
 from accounts.data_export import data_context
 from accounts.models import NotificationSettings
@@ -58,6 +58,8 @@ SECTIONS: tuple[Section, ...] = (
     Section("accounts/account/_notifications.html", notifications_context),
     Section("accounts/account/_time_zone.html", time_zone.time_zone_context),
     Section(holidays.SECTION_TEMPLATE, holidays.holiday_context),
+    Section(people.CHALLENGES_SECTION, people.challenge_setting_context),
+    Section(people.BLOCKED_SECTION, people.blocked_context),
     Section("accounts/account/_data.html", data_context),
     Section("accounts/account/_closing.html", closing_context),
 )

@@ -15,9 +15,11 @@ mutual follows. So it is not used: docs/accounts.md says more.)
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q, Subquery
 from django.dispatch import Signal
 
 from accounts.models import Block, ChallengeSetting, Follow
@@ -55,6 +57,17 @@ def blocked_ids(user_id: int) -> set[int]:
         "blocker_id", "blocked_id"
     )
     return {a if b == user_id else b for a, b in pairs}
+
+
+def blocked_with_any(user_id: int, other_ids: set[int]) -> bool:
+    """Whether a block stands between the person and any of ``other_ids`` (one query; none
+    when ``other_ids`` is empty)."""
+    if not other_ids:
+        return False
+    return Block.objects.filter(
+        Q(blocker_id=user_id, blocked_id__in=other_ids)
+        | Q(blocked_id=user_id, blocker_id__in=other_ids)
+    ).exists()
 
 
 def has_blocked(blocker_id: int, blocked_id: int) -> bool:
@@ -99,21 +112,69 @@ def challenge_setting(user_id: int) -> str:
     return found or Who.ANYONE
 
 
-def challenge_refusal(*, challenger_id: int, target_id: int, target_name: str) -> str | None:
+@dataclass(frozen=True)
+class PairFacts:
+    """What stands between a viewer and another person, read at once (``pair_facts``)."""
+
+    following: bool  # the viewer follows them
+    followed_by: bool  # they follow the viewer
+    blocked_by_viewer: bool
+    blocked_by_them: bool
+    their_challenge_setting: str  # a ``Who`` value
+
+    @property
+    def friends(self) -> bool:
+        return self.following and self.followed_by
+
+    @property
+    def blocked(self) -> bool:
+        return self.blocked_by_viewer or self.blocked_by_them
+
+
+def pair_facts(viewer_id: int, other_id: int) -> PairFacts:
+    """The follows and blocks both ways between two people and the other's challenge choice, in
+    one query (for a profile's buttons, however many follows and blocks exist)."""
+    follow = Follow.objects.filter
+    block = Block.objects.filter
+    found = (
+        get_user_model()
+        .objects.filter(pk=other_id)
+        .annotate(
+            following=Exists(follow(follower_id=viewer_id, followed_id=OuterRef("pk"))),
+            followed_by=Exists(follow(follower_id=OuterRef("pk"), followed_id=viewer_id)),
+            blocked_by_viewer=Exists(block(blocker_id=viewer_id, blocked_id=OuterRef("pk"))),
+            blocked_by_them=Exists(block(blocker_id=OuterRef("pk"), blocked_id=viewer_id)),
+            who=Subquery(ChallengeSetting.objects.filter(user_id=OuterRef("pk")).values("who")[:1]),
+        )
+        .values_list("following", "followed_by", "blocked_by_viewer", "blocked_by_them", "who")
+        .first()
+    )
+    if found is None:
+        return PairFacts(False, False, False, False, Who.ANYONE)
+    following, followed_by, by_viewer, by_them, who = found
+    return PairFacts(following, followed_by, by_viewer, by_them, who or Who.ANYONE)
+
+
+def challenge_refusal(
+    *, challenger_id: int, target_id: int, target_name: str, facts: PairFacts | None = None
+) -> str | None:
     """Why ``challenger_id`` may not challenge (or offer a rematch to) ``target_id``, in words
     for the challenger; ``None`` when they may. A block and the target's own choice both answer
-    the same sentence, so a refusal does not tell who blocked whom."""
+    the same sentence, so a refusal does not tell who blocked whom. ``facts`` (``pair_facts``
+    of the two, read already) saves the reads of blocks, choice and follows."""
     if challenger_id == target_id:
         return "You cannot challenge yourself."
     refused = f"{target_name} does not take challenges from you."
-    if blocked_between(challenger_id, target_id):
+    if facts.blocked if facts else blocked_between(challenger_id, target_id):
         return refused
-    who = challenge_setting(target_id)
+    who = facts.their_challenge_setting if facts else challenge_setting(target_id)
     if who == Who.ANYONE:
         return None
     if who == Who.NOBODY:
         return f"{target_name} does not take challenges."
-    if who == Who.FRIENDS and not are_friends(challenger_id, target_id):
+    if who == Who.FRIENDS and not (
+        facts.friends if facts else are_friends(challenger_id, target_id)
+    ):
         return refused
     if who == Who.PLAYED and not played_together(challenger_id, target_id):
         return refused

@@ -6,6 +6,7 @@ from accounts import (
     data_export,
     email_views,
     holidays,
+    people,
     rename_views,
     time_zone,
     views,
@@ -16,6 +17,7 @@ urlpatterns = [
     path("register/", views.register, name="register"),
     path("profile/", views.profile_self, name="profile_self"),
     path("notifications/", views.notification_settings, name="notification_settings"),
+    path("challenges/", people.challenge_setting_change, name="challenge_setting"),
     path("time-zone/", time_zone.time_zone_change, name="time_zone"),
     path("badge/", views.badge, name="turn_badge"),
     path("holiday/", holidays.holiday_go, name="holiday_go"),
@@ -39,4 +41,8 @@ urlpatterns = [
 # Mounted at /players/ by config/urls.py.
 player_urlpatterns = [
     path("<str:username>/", views.profile, name="profile"),
+    path("<str:username>/follow/", people.person_follow, name="person_follow"),
+    path("<str:username>/unfollow/", people.person_unfollow, name="person_unfollow"),
+    path("<str:username>/block/", people.person_block, name="person_block"),
+    path("<str:username>/unblock/", people.person_unblock, name="person_unblock"),
 ]

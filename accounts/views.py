@@ -16,6 +16,7 @@ from django_htmx.http import HttpResponseStopPolling
 from accounts import email_confirmation, notify, rename, throttling
 from accounts.closure import hidden_people
 from accounts.forms import EmailAddressForm, NotificationSettingsForm, RegisterForm
+from accounts.people import profile_actions
 from games.filters import HistoryFilters, page_number
 from games.presentation.ratings import rating_lines
 from games.presentation.results import form_entries, head_to_head_lines, history_lines
@@ -123,10 +124,13 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     )
     matches.object_list = history_lines(matches.object_list)
     stats.head_to_head.object_list = head_to_head_lines(stats.head_to_head.object_list)
+    is_self = owner.pk == request.user.pk
+    actions = {} if is_self else profile_actions(viewer_id=request.user.pk, owner=owner)
     return render(
         request,
         "accounts/profile.html",
         {
+            **actions,
             "owner": owner,
             "stats": stats,
             "form": form_entries(stats.form),
@@ -134,7 +138,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "ratings": rating_lines(
                 profile_ratings(user=owner, viewer=request.user), owner=owner.get_username()
             ),
-            "is_self": owner.pk == request.user.pk,
+            "is_self": is_self,
         },
     )
 

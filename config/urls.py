@@ -1,12 +1,14 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts.friends import friends_page
 from accounts.urls import player_urlpatterns
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("players/", include(player_urlpatterns)),
+    path("friends/", friends_page, name="friends"),
     path("", include("games.urls")),
 ]
 

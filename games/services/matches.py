@@ -9,6 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts.relations import blocked_with_any
 from games.engines import get_engine, records
 from games.engines.base import seeded_rng
 from games.models import DEADLINE_CHOICES, BotLevel, Match, Seat
@@ -106,6 +107,15 @@ def match_join(*, match: Match, user: AbstractBaseUser) -> Seat:
         free = [i for i in range(locked.num_players) if i not in taken]
         if not free:
             raise JoinRejected("Every seat at this table is taken.", status=409)
+        # A block stands between the two, whichever made it (docs/accounts.md): nobody takes a
+        # free seat in a match created by, or with a seat held by, someone a block separates
+        # them from. Read under the match's lock, so a block made meanwhile is seen.
+        people = {s.user_id for s in seats if s.user_id is not None} | {locked.created_by_id}
+        if blocked_with_any(user.pk, people - {None, user.pk}):
+            raise JoinRejected(
+                "A block stands between you and someone at this table: you cannot sit at it.",
+                status=403,
+            )
         try:
             with transaction.atomic():
                 seat = Seat.objects.create(match=locked, index=free[0], user=user)

@@ -183,6 +183,7 @@ def test_every_page_kind_has_readable_text(
     )
     _check(page, "history", f"{base}/history/", found)
     _check(page, "profile", f"{base}/players/ann/", found)
+    _check(page, "friends", f"{base}/friends/", found)
     for game in ("faraway", "gulliver"):
         _check(page, f"leaderboard ({game})", f"{base}/leaderboard/{game}/", found)
     _check(page, "notification settings", f"{base}/accounts/notifications/", found)

@@ -215,6 +215,13 @@ def test_playing_pages_run_under_the_policy(live_server, watched, settings, tmp_
 
     visit(page, f"{base}/players/ann/")
     expect(page.locator("#rating-faraway svg.rating-chart")).to_be_visible()
+    # Another's profile: Follow swapped in by htmx, Block asked in place (docs/accounts.md).
+    visit(page, f"{base}/players/bea/")
+    page.locator("#profile-follow").click()
+    expect(page.locator("#profile-unfollow")).to_be_visible()
+    page.locator("#profile-block").click()
+    expect(page.locator("#block-confirm")).to_be_visible()
+    visit(page, f"{base}/friends/")
     visit(page, f"{base}/leaderboard/faraway/")
     visit(page, f"{base}/accounts/notifications/")
     # Closing, deleting and the data export (docs/accounts.md), its htmx poll included.

@@ -14,10 +14,10 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from accounts.models import Holiday
+from accounts.models import Block, Holiday
 from games import tasks
 from games.engines.records import record_verify
-from games.models import Match, Move
+from games.models import Match, Move, Seat
 from games.services import match_create, match_join
 from tests import factories
 
@@ -198,3 +198,29 @@ def test_going_on_holiday_against_the_deadline_sweep_plays_before_it_or_not_at_a
     else:  # the holiday came first: nothing played, the deadline waits for the return
         assert moves == []
         assert fresh.deadline_at == holiday.away_until + timedelta(days=1)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("attempt", range(3))
+def test_a_block_racing_a_join_ends_as_one_then_the_other(attempt):
+    """The creator blocks someone as they take the last free seat: either the join came first
+    (a seat, then the block) or the block did (no seat, the join told why). Never a 500, and a
+    join after the block is always refused (docs/accounts.md, "Friends and blocks")."""
+    ann, bea = factories.user_make("ann"), factories.user_make("bea")
+    match = factories.match_make(game="gulliver", players=[ann], seats=2)
+    blocker, joiner = factories.client_for(ann), factories.client_for(bea)
+    blocked, joined = factories.at_once(
+        [
+            lambda: blocker.post("/players/bea/block/", {"confirm": "yes"}).status_code,
+            lambda: joiner.post(f"/matches/{match.pk}/join/").status_code,
+        ],
+        timeout=30,
+    )
+    assert blocked == 302 and joined == 302
+    assert Block.objects.filter(blocker=ann, blocked=bea).exists()
+    seated = set(Seat.objects.filter(match=match).values_list("user_id", flat=True))
+    assert seated in ({ann.pk}, {ann.pk, bea.pk})
+    other = factories.match_make(game="gulliver", players=[ann], seats=2)
+    refused = joiner.post(f"/matches/{other.pk}/join/", follow=True)
+    assert b"A block stands between you and someone at this table" in refused.content
+    assert Seat.objects.filter(match=other).count() == 1

@@ -61,7 +61,10 @@ from accounts import email_confirmation, notify
 from accounts.export_build import data_export_request, data_export_write
 from accounts.models import (
     AccountClosure,
+    Block,
+    ChallengeSetting,
     DataExport,
+    Follow,
     Holiday,
     MatchNotice,
     NameChange,
@@ -124,6 +127,12 @@ SITE_ROUTES: dict[str, dict[str, str]] = {
     "password_reset_complete": {},
     "profile_moved": {"username": "username"},
     "profile": {"username": "username"},
+    "person_follow": {"username": "username"},
+    "person_unfollow": {"username": "username"},
+    "person_block": {"username": "username"},
+    "person_unblock": {"username": "username"},
+    "friends": {},
+    "challenge_setting": {},
 }
 
 # The admin site's own routes; each registered model adds the routes of ADMIN_MODEL_ACTIONS and
@@ -573,6 +582,8 @@ FORM_KEYS = [
     "public",
     "num_players",
     "confirm",  # the leaving pages' forms (docs/leaving.md)
+    "who",  # who may challenge me (docs/accounts.md)
+    "back",  # where an unblock or a follow back returns
 ]
 
 
@@ -583,6 +594,7 @@ def form_strategy(world: World) -> st.SearchStrategy[dict[str, list[str]]]:
         version_values(world),
         st.sampled_from(["faraway", "gulliver", "me", "person", "greedy", "strong", "public"]),
         st.sampled_from(["yes", "YES", "no"]),
+        st.sampled_from(["anyone", "played", "friends", "nobody", "account", "friends "]),
         st.sampled_from([*world.usernames, *world.passwords, "ann@example.com", "on"]),
         st.sampled_from(["Asia/Tokyo", "UTC", "Factory", "../../etc/passwd", "/etc/localtime"]),
         st.dates().map(lambda day: day.isoformat()),  # the holiday's last day, and nonsense ones
@@ -796,6 +808,9 @@ def rows_snapshot() -> tuple[Any, ...]:
         list(NameChange.objects.order_by("pk").values_list()),
         list(AccountClosure.objects.order_by("pk").values_list()),
         list(DataExport.objects.order_by("pk").values_list()),
+        list(Follow.objects.order_by("pk").values_list()),
+        list(Block.objects.order_by("pk").values_list()),
+        list(ChallengeSetting.objects.order_by("pk").values_list()),
         LogEntry.objects.count(),
     )
 
