@@ -141,8 +141,9 @@ def test_challenge_link_follows_the_targets_choice(ann, bea):
 
 
 # The session, the viewer, the owner, the profile's figures, the follows, blocks and challenge
-# choice between the two (one), the ratings and the badge: the same for 5 follows as for 500.
-PROFILE_STATEMENTS = 10
+# choice between the two (one), the ratings and the badge (its settings row and one count per
+# notice kind: docs/notifications.md): the same for 5 follows as for 500.
+PROFILE_STATEMENTS = 12
 
 
 @pytest.mark.parametrize("size", [5, 500])
@@ -325,8 +326,9 @@ def test_friends_page_requires_sign_in():
     assert answer.status_code == 302 and "/accounts/login/" in answer["Location"]
 
 
-# The session, the viewer, the follows, the friends' matches in play, their results, the badge.
-FRIENDS_STATEMENTS = 6
+# The session, the viewer, the follows, the friends' matches in play, their results, the badge
+# (its settings row and one count per notice kind).
+FRIENDS_STATEMENTS = 8
 
 
 @pytest.mark.parametrize("size", [5, 500])
