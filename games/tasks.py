@@ -29,6 +29,7 @@ from games.services import (
     match_next_round,
 )
 from games.services.analysis import analysis_run
+from games.services.invitations import invitations_expire as invitations_expire_now
 from games.services.notifications import deadline_reminder_send, turn_mail_send
 from games.services.ratings import ratings_update_due
 
@@ -120,6 +121,12 @@ def enforce_deadlines() -> int:
     if played:
         logger.info("enforce_deadlines: played %s move(s)", played)
     return played
+
+
+@shared_task(name="games.invitations_expire", ignore_result=True)
+def invitations_expire() -> int:
+    """Mark the challenges and rematch offers past their time expired (docs/invitations.md)."""
+    return invitations_expire_now()
 
 
 @shared_task(name=queue.RATINGS_UPDATE, **MOVE_TASK)
