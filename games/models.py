@@ -456,6 +456,8 @@ class Invitation(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()
     answered_at = models.DateTimeField(null=True, blank=True)
+    # When its INVITATION mail went (claimed by one conditional UPDATE: sent once).
+    mailed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [

@@ -25,6 +25,7 @@ from django.utils import timezone
 from accounts.relations import blocked_between, challenge_refusal
 from games.models import Invitation, Match, Seat
 from games.services.errors import Rejected
+from games.services.invitation_mail import invitation_mails_enqueue
 from games.services.matches import match_create, match_start
 
 Status = Invitation.Status
@@ -72,7 +73,7 @@ def match_challenge_create(
     expires = timezone.now() + challenge_lapse()
     with transaction.atomic():
         match = match_create(created_by=created_by, **match_fields)
-        Invitation.objects.bulk_create(
+        made = Invitation.objects.bulk_create(
             Invitation(
                 match=match,
                 seat_index=index,
@@ -83,6 +84,7 @@ def match_challenge_create(
             )
             for index, target in sorted(challenges.items())
         )
+        invitation_mails_enqueue(invitation_ids=_ids(match, made))
     return match
 
 
@@ -222,7 +224,7 @@ def _rematch_new(old: Match, seats: list[Seat], mine: Seat, user: AbstractBaseUs
             )
             days = old.deadline_days or REMATCH_DAYS_WITHOUT_DEADLINE
             expires = timezone.now() + timedelta(days=days)
-            Invitation.objects.bulk_create(
+            made = Invitation.objects.bulk_create(
                 Invitation(
                     match=match,
                     seat_index=s.index,
@@ -233,6 +235,7 @@ def _rematch_new(old: Match, seats: list[Seat], mine: Seat, user: AbstractBaseUs
                 )
                 for s in invited
             )
+            invitation_mails_enqueue(invitation_ids=_ids(match, made))
             Seat.objects.create(match=match, index=mine.index, user=user)
             _bump(match)
             started = len(bots) + 1 == old.num_players
@@ -241,6 +244,14 @@ def _rematch_new(old: Match, seats: list[Seat], mine: Seat, user: AbstractBaseUs
     except IntegrityError as exc:  # the one rematch made at the same moment elsewhere
         raise Rejected("A rematch was just offered; open it from the table.", 409) from exc
     return Answered(match_id=match.pk, started=started)
+
+
+def _ids(match: Match, made: list[Invitation]) -> list[int]:
+    """The new invitations' ids (a bulk insert sets them on PostgreSQL and SQLite alike; read
+    back should a backend not)."""
+    if all(i.pk for i in made):
+        return [i.pk for i in made]
+    return list(Invitation.objects.filter(match=match).values_list("pk", flat=True))
 
 
 def _locked(invitation_id: int, user: AbstractBaseUser) -> Invitation:

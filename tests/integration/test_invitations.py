@@ -377,3 +377,48 @@ def test_challenge_candidates_are_friends_then_people_played_without_blocked(peo
     assert challenge_candidates(ann.pk) == ["dan", "bea", "cal"]
     relations.block(blocker_id=cal.pk, blocked_id=ann.pk)
     assert challenge_candidates(ann.pk) == ["dan", "bea"]
+
+
+# --- The INVITATION mail ---------------------------------------------------------------------
+
+
+def test_each_invitation_mails_its_person_once_with_one_click_unsubscribe(
+    people, mailoutbox, django_capture_on_commit_callbacks
+):
+    ann, _, _ = people
+    with django_capture_on_commit_callbacks(execute=True):
+        _challenge(factories.client_for(ann))
+    assert len(mailoutbox) == 1
+    mail = mailoutbox[0]
+    assert mail.to == ["bea@example.com"] and mail.subject == "ann challenges you"
+    assert "seat 2 of 2 is held for you" in mail.body
+    assert mail.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    assert tasks.invitation_mail(Invitation.objects.get().pk) is False  # a second delivery
+    assert len(mailoutbox) == 1
+
+
+def test_no_invitation_mail_when_turned_off_or_no_confirmed_address(
+    people, mailoutbox, django_capture_on_commit_callbacks
+):
+    from accounts.models import NotificationSettings
+
+    ann, bea, cal = people
+    NotificationSettings.objects.update_or_create(user=bea, defaults={"email_invitations": False})
+    cal.email = ""
+    cal.save()
+    client = factories.client_for(ann)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        _challenge(client)
+        _challenge(client, name="cal")
+    assert len(callbacks) == 2 and mailoutbox == []
+
+
+def test_a_rematch_offer_mails_the_invited(people, mailoutbox, django_capture_on_commit_callbacks):
+    ann, bea, _ = people
+    old = _finished([ann, bea])
+    mailoutbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        rematch_offer(match_id=old.pk, user=ann)
+    assert [m.subject for m in mailoutbox] == [
+        f"ann offers a rematch: The Faraway Tree #{old.pk + 1}"
+    ]
