@@ -27,7 +27,7 @@ from games.selectors import (
     user_matches,
     user_matches_page,
 )
-from games.selectors.invitations import challenge_candidates
+from games.selectors.invitations import challenge_candidates, invited_to
 from games.services import Rejected, match_create, match_join
 from games.services.invitations import match_challenge_create
 from games.views.common import visible_match
@@ -135,9 +135,13 @@ def match_invite(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def match_join_open(request: HttpRequest, pk: int) -> HttpResponse:
     """Taking a seat from the lobby: public matches only (a private one is joined by its
-    invite link, and is a 404 to everyone else)."""
+    invite link, or by the person invited to a seat, and is a 404 to everyone else)."""
     match, _ = visible_match(request, pk)
-    if not match.public and match.created_by_id != request.user.pk:
+    if (
+        not match.public
+        and match.created_by_id != request.user.pk
+        and not invited_to(match_id=match.pk, user_id=request.user.pk)  # taking it accepts
+    ):
         raise Http404("No such match.")
     return _join(request, match)
 

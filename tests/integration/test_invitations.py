@@ -422,3 +422,14 @@ def test_a_rematch_offer_mails_the_invited(people, mailoutbox, django_capture_on
     assert [m.subject for m in mailoutbox] == [
         f"ann offers a rematch: The Faraway Tree #{old.pk + 1}"
     ]
+
+
+def test_the_invited_person_taking_a_seat_at_a_private_table_accepts(people):
+    ann, bea, cal = people
+    _challenge(factories.client_for(ann))
+    match = Match.objects.get()
+    assert factories.client_for(cal).post(f"/matches/{match.pk}/join/").status_code == 404
+    factories.client_for(bea).post(f"/matches/{match.pk}/join/")
+    assert Seat.objects.get(match=match, index=1).user == bea
+    assert Invitation.objects.get().status == Status.ACCEPTED
+    assert Match.objects.get().status == Match.Status.ACTIVE
