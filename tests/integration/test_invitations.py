@@ -433,3 +433,9 @@ def test_the_invited_person_taking_a_seat_at_a_private_table_accepts(people):
     assert Seat.objects.get(match=match, index=1).user == bea
     assert Invitation.objects.get().status == Status.ACCEPTED
     assert Match.objects.get().status == Match.Status.ACTIVE
+
+
+def test_beat_marks_lapsed_invitations(settings):
+    entry = settings.CELERY_BEAT_SCHEDULE["invitations-expire"]
+    assert entry["task"] == "games.invitations_expire"
+    assert entry["schedule"] == settings.PARLOUR_INVITATIONS_EVERY
