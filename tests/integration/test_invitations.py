@@ -439,3 +439,20 @@ def test_beat_marks_lapsed_invitations(settings):
     entry = settings.CELERY_BEAT_SCHEDULE["invitations-expire"]
     assert entry["task"] == "games.invitations_expire"
     assert entry["schedule"] == settings.PARLOUR_INVITATIONS_EVERY
+
+
+def test_the_data_export_holds_the_invitations_sent_and_received(people, settings, tmp_path):
+    import json
+
+    from accounts.export_build import data_export_request, data_export_write, export_path
+
+    settings.DATA_DIR = tmp_path
+    ann, _, cal = people
+    _challenge(factories.client_for(ann))
+    _challenge(factories.client_for(cal), name="ann")
+    export = data_export_write(export_id=data_export_request(user=ann).pk)
+    body = json.loads(export_path(export.file_name).read_text())
+    assert [(i["from"], i["to"], i["kind"], i["status"]) for i in body["invitations"]] == [
+        ("ann", "bea", "challenge", "pending"),
+        ("cal", "ann", "challenge", "pending"),
+    ]
