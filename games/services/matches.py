@@ -117,6 +117,8 @@ def match_join(*, match: Match, user: AbstractBaseUser) -> Seat:
         free = mine or [
             i for i in range(locked.num_players) if i not in taken and i not in reserved
         ]
+        if not free and reserved:
+            raise JoinRejected("The free seats are held for the people invited.", status=409)
         if not free:
             raise JoinRejected("Every seat at this table is taken.", status=409)
         try:

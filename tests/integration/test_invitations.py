@@ -136,7 +136,8 @@ def test_a_challenged_seat_is_not_taken_from_the_lobby_until_declined(people):
     _challenge(factories.client_for(ann), visibility="public")
     match = Match.objects.get()
     cal_client = factories.client_for(cal)
-    cal_client.post(f"/matches/{match.pk}/join/")
+    refused = cal_client.post(f"/matches/{match.pk}/join/", follow=True)
+    assert "The free seats are held for the people invited." in refused.content.decode()
     assert not Seat.objects.filter(user=cal).exists()
     invitation = Invitation.objects.get()
     bea_client = factories.client_for(bea)
@@ -456,3 +457,18 @@ def test_the_data_export_holds_the_invitations_sent_and_received(people, setting
         ("ann", "bea", "challenge", "pending"),
         ("cal", "ann", "challenge", "pending"),
     ]
+
+
+def test_the_invited_person_polls_a_private_forming_table_until_the_invitation_lapses(people):
+    ann, bea, cal = people
+    _challenge(factories.client_for(ann))
+    match = Match.objects.get()
+    url = f"/matches/{match.pk}/table/?version={match.version}"
+    htmx = {"HX-Request": "true"}
+    bea_client = factories.client_for(bea)
+    with CaptureQueriesContext(connection) as queries:
+        assert bea_client.get(url, headers=htmx).status_code == 204
+    assert sum("games_invitation" in q["sql"] for q in queries.captured_queries) == 1
+    assert factories.client_for(cal).get(url, headers=htmx).status_code == 404
+    Invitation.objects.update(expires_at=timezone.now() - timedelta(seconds=1))
+    assert bea_client.get(url, headers=htmx).status_code == 404
