@@ -28,6 +28,13 @@ def test_a_challenge_by_name_is_accepted_and_the_match_begins(
     log_in(ann, live_server.url, "ann")
     ann.goto(f"{live_server.url}/matches/new/?challenge=bea")
     expect(ann.locator("#id_challenge_1")).to_have_value("bea")
+    if javascript:  # the name shows only for a seat that challenges
+        ann.locator("#id_num_players").fill("3")
+        expect(ann.locator("#id_challenge_2")).to_be_hidden()
+        ann.locator("#id_seat_2").select_option("challenge")
+        expect(ann.locator("#id_challenge_2")).to_be_visible()
+        ann.locator("#id_seat_2").select_option("greedy")
+        ann.locator("#id_num_players").fill("2")
     ann.locator("#create-match").click()
     expect(ann.locator("#invitation-list")).to_contain_text("bea, seat 2 of 2: invited")
     table = ann.url
