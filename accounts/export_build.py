@@ -21,6 +21,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts import notify, relations
@@ -37,7 +38,7 @@ from accounts.models import (
     TimeZoneSetting,
 )
 from games import queue
-from games.models import Match, MatchAnalysis, Rating, RatingChange, Seat
+from games.models import Invitation, Match, MatchAnalysis, Rating, RatingChange, Seat
 from games.presentation.names import seat_names
 from games.selectors.facts import seat_facts
 from games.selectors.records import match_record
@@ -201,6 +202,29 @@ def _relations(user_id: int) -> dict[str, Any]:
     }
 
 
+def _invitations(user_id: int) -> list[dict[str, Any]]:
+    """The challenges and rematch offers the person sent or received (docs/invitations.md)."""
+    rows = (
+        Invitation.objects.filter(Q(user_id=user_id) | Q(invited_by_id=user_id))
+        .select_related("user", "invited_by")
+        .order_by("pk")
+    )
+    return [
+        {
+            "match": row.match_id,
+            "seat": row.seat_index,
+            "kind": row.kind,
+            "status": row.status,
+            "from": row.invited_by.get_username(),
+            "to": row.user.get_username(),
+            "created_at": _iso(row.created_at),
+            "expires_at": _iso(row.expires_at),
+            "answered_at": _iso(row.answered_at),
+        }
+        for row in rows
+    ]
+
+
 def _match_entry(mine: Seat) -> dict[str, Any]:
     """One match the person sat at, as the record their seat may have."""
     match = mine.match
@@ -236,6 +260,7 @@ def data_export_write(*, export_id: int) -> DataExport | None:
         "ratings": _ratings(user.pk),
         "notices": _notices(user.pk),
         "relations": _relations(user.pk),
+        "invitations": _invitations(user.pk),
         "matches": matches,
     }
     name = export_file_name()

@@ -360,6 +360,10 @@ PARLOUR_BOT_WINDOW = float(os.environ.get("PARLOUR_BOT_WINDOW", "2"))
 PARLOUR_ROUND_PAUSE = float(os.environ.get("PARLOUR_ROUND_PAUSE", "5"))
 # Seconds a match waiting on a bot (or a deal) may sit still before the sweeper re-enqueues it.
 PARLOUR_SWEEP_AFTER = float(os.environ.get("PARLOUR_SWEEP_AFTER", "60"))
+# How long a challenge waits for its answer before it expires (days; docs/invitations.md), and
+# how often beat marks the lapsed ones expired (seconds).
+PARLOUR_CHALLENGE_DAYS = float(os.environ.get("PARLOUR_CHALLENGE_DAYS", "3"))
+PARLOUR_INVITATIONS_EVERY = float(os.environ.get("PARLOUR_INVITATIONS_EVERY", "300"))
 # How often beat runs the sweeper and the deadline check (seconds).
 PARLOUR_SWEEP_EVERY = float(os.environ.get("PARLOUR_SWEEP_EVERY", "30"))
 PARLOUR_DEADLINE_EVERY = float(os.environ.get("PARLOUR_DEADLINE_EVERY", "60"))
@@ -399,6 +403,11 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "games.ratings_update",
         "schedule": PARLOUR_RATINGS_EVERY,
         "options": {"expires": PARLOUR_RATINGS_EVERY},
+    },
+    "invitations-expire": {
+        "task": "games.invitations_expire",
+        "schedule": PARLOUR_INVITATIONS_EVERY,
+        "options": {"expires": PARLOUR_INVITATIONS_EVERY},
     },
     "deadline-reminders": {
         "task": "accounts.deadline_reminders",

@@ -15,6 +15,7 @@ from games.models import DEADLINE_CHOICES, BotLevel
 BOT_CHOICES = [(level.value, f"{level.label} bot") for level in BotLevel]
 ME = "me"
 PERSON = "person"
+CHALLENGE = "challenge"
 PUBLIC = "public"
 PRIVATE = "private"
 
@@ -95,14 +96,44 @@ class MatchNewForm(forms.Form):
         for index in range(1, self.max_seats):
             self.fields[f"seat_{index}"] = forms.ChoiceField(
                 label=f"Seat {index + 1}",
-                choices=[(PERSON, "A person (invite or lobby)"), *BOT_CHOICES],
+                choices=[
+                    (PERSON, "A person (invite or lobby)"),
+                    (CHALLENGE, "A person I challenge by name"),
+                    *BOT_CHOICES,
+                ],
                 initial=PERSON,
                 required=False,
+            )
+            # The name of the person challenged to that seat (docs/invitations.md).
+            self.fields[f"challenge_{index}"] = forms.CharField(
+                label=f"Seat {index + 1}: challenge",
+                max_length=150,
+                required=False,
+                widget=forms.TextInput(
+                    attrs={"list": "challenge-candidates", "autocomplete": "off"}
+                ),
             )
 
     @property
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[f"seat_{index}"] for index in range(self.max_seats)]
+
+    @property
+    def seat_rows(self) -> list[tuple[forms.BoundField, forms.BoundField | None]]:
+        """Each seat's choice, with its challenge name (none for seat 1: yours or a bot's)."""
+        return [
+            (self[f"seat_{index}"], self[f"challenge_{index}"] if index else None)
+            for index in range(self.max_seats)
+        ]
+
+    def challenged_names(self) -> dict[int, str]:
+        """Seat number to the name typed for each challenge seat the match has."""
+        data = self.cleaned_data
+        return {
+            i: (data.get(f"challenge_{i}") or "").strip()
+            for i in range(1, data["num_players"])
+            if data.get(f"seat_{i}") == CHALLENGE
+        }
 
     @property
     def option_groups(self) -> list[tuple[Engine, list[forms.BoundField]]]:
@@ -119,6 +150,12 @@ class MatchNewForm(forms.Form):
                     "num_players",
                     f"{engine.title} is for {engine.min_players} to {engine.max_players} players.",
                 )
+            else:
+                for index, name in self.challenged_names().items():
+                    if not name:
+                        self.add_error(
+                            f"challenge_{index}", "Type the name of the person you challenge."
+                        )
         return data
 
     def bots(self) -> dict[int, str]:

@@ -119,6 +119,11 @@ class Match(models.Model):
         max_length=10, choices=RatingStatus.choices, blank=True, default=""
     )
     rating_note = models.CharField(max_length=200, blank=True, default="")
+    # The finished match this one replays ("Play again"): one rematch a match, so two people
+    # offering at once make one offer (docs/invitations.md).
+    rematch_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
+    )
 
     class Meta:
         ordering = ["-updated_at"]
@@ -421,3 +426,57 @@ class AnalysedDecision(models.Model):
 
     def __str__(self) -> str:
         return f"analysis {self.analysis_id} ply {self.ply}: cost {self.cost}"
+
+
+class Invitation(models.Model):
+    """A person asked to take one seat of a match being formed: by a challenge from the
+    new-match form or a rematch offer (docs/invitations.md). Pending until accepted (they sit),
+    declined (the seat is free again for the inviter) or expired (``expires_at`` passed)."""
+
+    class Kind(models.TextChoices):
+        CHALLENGE = "challenge", "Challenge"
+        REMATCH = "rematch", "Rematch offer"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        EXPIRED = "expired", "Expired"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="invitations")
+    seat_index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations"
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations_sent"
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    answered_at = models.DateTimeField(null=True, blank=True)
+    # When its INVITATION mail went (claimed by one conditional UPDATE: sent once).
+    mailed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            # One pending invitation a seat, and one a person at a match.
+            models.UniqueConstraint(
+                fields=["match", "seat_index"],
+                condition=Q(status="pending"),
+                name="invitation_one_pending_a_seat",
+            ),
+            models.UniqueConstraint(
+                fields=["match", "user"],
+                condition=Q(status="pending"),
+                name="invitation_one_pending_a_person",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["user", "status"], name="invitation_user_status"),
+            models.Index(fields=["status", "expires_at"], name="invitation_status_expiry"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.user_id} for match {self.match_id} seat {self.seat_index}"

@@ -29,6 +29,8 @@ from games.services import (
     match_next_round,
 )
 from games.services.analysis import analysis_run
+from games.services.invitation_mail import invitation_mail_send
+from games.services.invitations import invitations_expire as invitations_expire_now
 from games.services.notifications import deadline_reminder_send, turn_mail_send
 from games.services.ratings import ratings_update_due
 
@@ -122,6 +124,12 @@ def enforce_deadlines() -> int:
     return played
 
 
+@shared_task(name="games.invitations_expire", ignore_result=True)
+def invitations_expire() -> int:
+    """Mark the challenges and rematch offers past their time expired (docs/invitations.md)."""
+    return invitations_expire_now()
+
+
 @shared_task(name=queue.RATINGS_UPDATE, **MOVE_TASK)
 def ratings_update(match_id: int | None = None, version: int | None = None) -> int:
     """Rate every finished match still pending, oldest finish first (docs/ratings.md).
@@ -187,6 +195,14 @@ def turn_mail(match_id: int, user_id: int, version: int) -> bool:
     logger.info(
         "turn_mail(%s, %s, v%s): %s", match_id, user_id, version, (sent and "sent") or "skipped"
     )
+    return sent
+
+
+@shared_task(name=queue.INVITATION_MAIL, **MAIL_TASK)
+def invitation_mail(invitation_id: int) -> bool:
+    """Mail the person invited (a challenge or a rematch offer), once, if they want it."""
+    sent = invitation_mail_send(invitation_id=invitation_id)
+    logger.info("invitation_mail(%s): %s", invitation_id, (sent and "sent") or "skipped")
     return sent
 
 

@@ -4,6 +4,7 @@ from games import converters  # noqa: F401 - registers match_id
 from games.views import (
     analysis,
     history,
+    invitations,
     leaderboard,
     leaving,
     matches,
@@ -28,6 +29,18 @@ urlpatterns = [
     path("matches/<match_id:pk>/resign/", leaving.match_resign, name="match_resign"),
     path("matches/<match_id:pk>/cancel/", leaving.match_cancel, name="match_cancel"),
     path("matches/<match_id:pk>/leave/", leaving.match_leave, name="match_leave"),
+    path("matches/<match_id:pk>/rematch/", invitations.match_rematch, name="match_rematch"),
+    path(
+        "invitations/<int:pk>/accept/",
+        invitations.invitation_accept_view,
+        name="invitation_accept",
+    ),
+    path(
+        "invitations/<int:pk>/decline/",
+        invitations.invitation_decline_view,
+        name="invitation_decline",
+    ),
+    path("invitations/<int:pk>/block/", invitations.invitation_block_view, name="invitation_block"),
     path("matches/<match_id:pk>/replay/", replay.match_replay, name="match_replay"),
     path("matches/<match_id:pk>/analysis/", analysis.match_analysis, name="match_analysis"),
     path("matches/<match_id:pk>/record.json", records.match_record_json, name="match_record"),

@@ -13,8 +13,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection
 from django.db.models import Exists, OuterRef, Q
 from django.http import Http404
+from django.utils import timezone
 
-from games.models import Match, Seat
+from games.models import Invitation, Match, Seat
 
 
 def match_visible(*, match: Match, seats: Sequence[Seat], user: AbstractBaseUser) -> bool:
@@ -57,20 +58,31 @@ def match_poll_version(*, match_id: int, user: AbstractBaseUser) -> int | None:
     """
     q = connection.ops.quote_name
     match_table, seat_table = q(Match._meta.db_table), q(Seat._meta.db_table)
+    invitation_table = q(Invitation._meta.db_table)
     version = q(Match._meta.get_field("version").column)
     public = q(Match._meta.get_field("public").column)
     creator = q(Match._meta.get_field("created_by").column)
     key = q(Match._meta.pk.column)
     seat_match = q(Seat._meta.get_field("match").column)
     seat_user = q(Seat._meta.get_field("user").column)
+    invited_match = q(Invitation._meta.get_field("match").column)
+    invited_user = q(Invitation._meta.get_field("user").column)
+    invited_status = q(Invitation._meta.get_field("status").column)
+    invited_until = q(Invitation._meta.get_field("expires_at").column)
     user_id = user.pk if user.is_authenticated else None
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    # A person invited to a forming match is a member of it (docs/invitations.md).
     sql = (
         f"SELECT m.{version}, m.{public}, m.{creator} = %s OR EXISTS ("
         f"SELECT 1 FROM {seat_table} s WHERE s.{seat_match} = m.{key} AND s.{seat_user} = %s)"
+        f" OR EXISTS (SELECT 1 FROM {invitation_table} i WHERE i.{invited_match} = m.{key}"
+        f" AND i.{invited_user} = %s AND i.{invited_status} = %s AND i.{invited_until} > %s)"
         f" FROM {match_table} m WHERE m.{key} = %s"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [user_id, user_id, match_id])
+        cursor.execute(
+            sql, [user_id, user_id, user_id, Invitation.Status.PENDING.value, now, match_id]
+        )
         row = cursor.fetchone()
     if row is None or not user.is_authenticated:
         return None

@@ -12,7 +12,9 @@ here, so a duplicate, late or swept-up task changes nothing (``StaleVersion``).
 One module a job: ``matches`` (create, join, start), ``moves`` (a move, the next deal),
 ``bots`` (a bot's turn), ``deadlines`` (what fell due), ``leaving`` (resign, cancel, leave),
 ``results`` (the finish written as columns), ``notifications`` (the seen mark, turn mails and
-reminders), ``holidays`` (going away and coming back, docs/accounts.md), and ``_store`` (the one
+reminders), ``holidays`` (going away and coming back, docs/accounts.md), ``invitations``
+(challenges by name and rematch offers: make, accept, decline, expire; docs/invitations.md) with
+``invitation_seats`` (the seats they hold) and ``invitation_mail``, and ``_store`` (the one
 write of a new state that all of them share).
 """
 

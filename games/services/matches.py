@@ -15,6 +15,7 @@ from games.engines.base import seeded_rng
 from games.models import DEADLINE_CHOICES, BotLevel, Match, Seat
 from games.services._store import due_work_enqueue, refresh, seats_of, state_store
 from games.services.errors import JoinRejected, Rejected
+from games.services.invitation_seats import invitation_mark_accepted, invitations_reserved
 
 
 def match_create(
@@ -29,6 +30,8 @@ def match_create(
     holidays: bool = True,
     seed: int | None = None,
     public: bool = False,
+    dealer: int | None = None,
+    rematch_of: Match | None = None,
 ) -> Match:
     """A waiting match; the engine vets the player count and options.
 
@@ -39,7 +42,8 @@ def match_create(
     (docs/accounts.md, "Holidays"). ``bots`` maps seat numbers to bot levels. The creator
     takes the lowest seat left without a bot, unless ``creator_plays`` is false (they only
     watch). A table full at creation (every seat a bot, or the creator and bots) starts at
-    once.
+    once. ``dealer`` and ``rematch_of`` are a rematch's (``games.services.invitations``): the
+    seat that deals is then the one after the last match's dealer, not a draw.
     """
     try:
         engine = get_engine(game)
@@ -56,6 +60,8 @@ def match_create(
             raise Rejected(f"There is no seat {index + 1} at a table of {num_players}.", 400)
         if level not in BotLevel.values:
             raise Rejected(f"There is no {level!r} bot.", status=400)
+    if dealer is not None:
+        options["dealer"] = dealer % num_players
     free = [i for i in range(num_players) if i not in bots]
     if creator_plays and not free:
         raise Rejected("Leave a seat for yourself, or choose to watch.", status=400)
@@ -68,6 +74,7 @@ def match_create(
             deadline_days=deadline_days,
             holidays=holidays,
             public=public,
+            rematch_of=rematch_of,
         )
         if seed is not None:
             match.seed = seed
@@ -104,7 +111,15 @@ def match_join(*, match: Match, user: AbstractBaseUser) -> Seat:
         if locked.status != Match.Status.WAITING:
             raise JoinRejected("This match has already started: every seat is taken.", status=409)
         taken = {s.index for s in seats}
-        free = [i for i in range(locked.num_players) if i not in taken]
+        # A seat a person is invited to is theirs until they answer (docs/invitations.md);
+        # the invited person joining by the link takes it, as an accept.
+        reserved = invitations_reserved(match_id=locked.pk)
+        mine = [index for index, user_id in reserved.items() if user_id == user.pk]
+        free = mine or [
+            i for i in range(locked.num_players) if i not in taken and i not in reserved
+        ]
+        if not free and reserved:
+            raise JoinRejected("The free seats are held for the people invited.", status=409)
         if not free:
             raise JoinRejected("Every seat at this table is taken.", status=409)
         # A block stands between the two, whichever made it (docs/accounts.md): nobody takes a
@@ -123,6 +138,8 @@ def match_join(*, match: Match, user: AbstractBaseUser) -> Seat:
             # PostgreSQL's row lock (or SQLite's write lock taken at BEGIN) makes this a race
             # that cannot happen; should it, the person gets a 409 and nothing changes.
             raise JoinRejected("That seat was just taken; try again.", status=409) from exc
+        if mine:
+            invitation_mark_accepted(match_id=locked.pk, user_id=user.pk)
         locked.version += 1
         locked.save(update_fields=["version", "updated_at"])
         if len(taken) + 1 == locked.num_players:
@@ -132,7 +149,8 @@ def match_join(*, match: Match, user: AbstractBaseUser) -> Seat:
 
 
 def match_start(*, match: Match) -> Match:
-    """Deal: draw the dealer from the seed, store the engine's first snapshot, go active.
+    """Deal: draw the dealer from the seed (a rematch's is set), store the first snapshot, go
+    active.
 
     The deal's events go to ``Match.start_events`` and the first link of the hash chain (the
     state hash of the new game) to ``Match.head_hash``.
@@ -145,7 +163,9 @@ def match_start(*, match: Match) -> Match:
         seats = seats_of(locked)
         if len(seats) != locked.num_players:
             raise Rejected("The match starts when every seat is taken.", status=409)
-        dealer = seeded_rng(locked.seed, "dealer").randrange(locked.num_players)
+        dealer = locked.options.get("dealer")  # a rematch's: the seat after the last dealer
+        if dealer is None:
+            dealer = seeded_rng(locked.seed, "dealer").randrange(locked.num_players)
         options = {**locked.options, "dealer": dealer}
         state = engine.new_game(locked.num_players, locked.seed, options)
         locked.options = options

@@ -9,13 +9,14 @@ from urllib.parse import quote
 
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django_htmx.http import HttpResponseClientRedirect
 
 from games.models import Match, Seat
-from games.selectors import match_seats, match_visible_or_404
+from games.selectors import match_seats, match_visible
+from games.selectors.invitations import invited_to
 
 
 def login_required_htmx(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -49,5 +50,9 @@ def visible_match(request: HttpRequest, pk: int) -> tuple[Match, list[Seat]]:
     it (a private match of others): the first step of every page about one match."""
     match = get_object_or_404(Match, pk=pk)
     seats = match_seats(match_id=match.pk)
-    match_visible_or_404(match=match, seats=seats, user=request.user)
+    # A person invited to a forming match is one of its members (docs/invitations.md).
+    if not match_visible(match=match, seats=seats, user=request.user) and not (
+        request.user.is_authenticated and invited_to(match_id=pk, user_id=request.user.pk)
+    ):
+        raise Http404("No such match.")
     return match, seats

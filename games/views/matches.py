@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -12,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games.engines import registered
 from games.filters import page_number
-from games.forms import MatchNewForm
+from games.forms import CHALLENGE, MatchNewForm
 from games.models import Match
 from games.presentation.results import listing_lines
 from games.presentation.table import table_page
@@ -26,7 +27,9 @@ from games.selectors import (
     user_matches,
     user_matches_page,
 )
+from games.selectors.invitations import challenge_candidates, invited_to
 from games.services import Rejected, match_create, match_join
+from games.services.invitations import match_challenge_create
 from games.views.common import visible_match
 
 
@@ -58,31 +61,55 @@ def lobby(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def match_new(request: HttpRequest) -> HttpResponse:
     games = {e.name for e in registered()}
-    initial = {"game": request.GET["game"]} if request.GET.get("game") in games else {}
+    initial: dict[str, Any] = {}
+    if request.GET.get("game") in games:
+        initial["game"] = request.GET["game"]
+    challenge = request.GET.get("challenge")
+    if isinstance(challenge, str) and 0 < len(challenge) <= 150:
+        # The profile's Challenge button: seat 2 is that person's (docs/invitations.md).
+        initial.update({"seat_1": CHALLENGE, "challenge_1": challenge})
     form = MatchNewForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
-            match = match_create(
-                game=form.cleaned_data["game"],
-                num_players=form.cleaned_data["num_players"],
-                created_by=request.user,
-                options=form.engine_options(),
-                bots=form.bots(),
-                creator_plays=form.creator_plays(),
-                deadline_days=form.cleaned_data.get("deadline_days"),
-                holidays=not form.cleaned_data.get("refuse_holidays"),
-                public=form.public(),
-            )
+            match = _create(request, form)
         except Rejected as exc:
             form.add_error(None, exc.message)
         else:
-            if match.status == Match.Status.WAITING:
-                messages.success(request, "Match created: send the invite link to your friends.")
-            else:
+            if match.status != Match.Status.WAITING:
                 messages.success(request, "Match created: every seat is taken, so it has begun.")
+            elif form.challenged_names():
+                messages.success(request, "Match created: the people you challenged are asked.")
+            else:
+                messages.success(request, "Match created: send the invite link to your friends.")
             return redirect("match_detail", pk=match.pk)
     status = 400 if request.method == "POST" else 200
-    return render(request, "games/match_new.html", {"form": form}, status=status)
+    context = {"form": form, "candidates": challenge_candidates(request.user.pk)}
+    return render(request, "games/match_new.html", context, status=status)
+
+
+def _create(request: HttpRequest, form: MatchNewForm) -> Match:
+    fields: dict[str, Any] = {
+        "game": form.cleaned_data["game"],
+        "num_players": form.cleaned_data["num_players"],
+        "options": form.engine_options(),
+        "bots": form.bots(),
+        "creator_plays": form.creator_plays(),
+        "deadline_days": form.cleaned_data.get("deadline_days"),
+        "holidays": not form.cleaned_data.get("refuse_holidays"),
+        "public": form.public(),
+    }
+    names = form.challenged_names()
+    if not names:
+        return match_create(created_by=request.user, **fields)
+    found = {
+        u.get_username(): u
+        for u in get_user_model().objects.filter(username__in=names.values(), is_active=True)
+    }
+    missing = sorted(set(names.values()) - set(found))
+    if missing:
+        raise Rejected(f"There is no player named {missing[0]}.", status=400)
+    challenges = {index: found[name] for index, name in names.items()}
+    return match_challenge_create(created_by=request.user, challenges=challenges, **fields)
 
 
 @login_required
@@ -108,9 +135,13 @@ def match_invite(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def match_join_open(request: HttpRequest, pk: int) -> HttpResponse:
     """Taking a seat from the lobby: public matches only (a private one is joined by its
-    invite link, and is a 404 to everyone else)."""
+    invite link, or by the person invited to a seat, and is a 404 to everyone else)."""
     match, _ = visible_match(request, pk)
-    if not match.public and match.created_by_id != request.user.pk:
+    if (
+        not match.public
+        and match.created_by_id != request.user.pk
+        and not invited_to(match_id=match.pk, user_id=request.user.pk)  # taking it accepts
+    ):
         raise Http404("No such match.")
     return _join(request, match)
 

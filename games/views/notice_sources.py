@@ -2,8 +2,9 @@
 
 Each ``NoticeSource`` names its kind (an ``accounts.notify.NOTICE_*`` key: the person turns it
 off with its box on the notifications page), a badge count (one query), the page's items
-(constant statements however many) and the partial template that lists them. A further kind
-(challenges and rematch offers) joins by one more entry in ``NOTICE_SOURCES``; the page, the
+(constant statements however many) and the partial template that lists them: challenges and
+rematch offers (docs/invitations.md), matches waiting for the person's move, finished matches
+they have not seen. A further kind joins by one more entry in ``NOTICE_SOURCES``; the page, the
 badge and their tests follow the list.
 """
 
@@ -14,7 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from accounts import notify
+from games.presentation.invitations import invitation_lines
 from games.presentation.notices import match_notice_lines
+from games.selectors.invitations import invitations_pending, invitations_pending_count
 from games.selectors.notices import (
     finished_unseen,
     finished_unseen_count,
@@ -34,6 +37,14 @@ class NoticeSource:
 
 
 NOTICE_SOURCES: tuple[NoticeSource, ...] = (
+    NoticeSource(
+        kind=notify.NOTICE_INVITATIONS,
+        heading="Challenges and rematch offers",
+        count=invitations_pending_count,
+        items=lambda user_id: invitation_lines(invitations_pending(user_id), user_id),
+        template="games/_notices_invitations.html",
+        empty="No challenge or rematch offer waits for you.",
+    ),
     NoticeSource(
         kind=notify.NOTICE_TURNS,
         heading="Waiting for your move",
@@ -61,5 +72,5 @@ def wanted_sources(user_id: int) -> list[NoticeSource]:
 
 def notice_badge_count(user_id: int) -> int:
     """The badge: every wanted kind's count added up (one query for the settings, then one per
-    wanted kind: three with the two kinds here)."""
+    wanted kind: four with the three kinds here)."""
     return sum(source.count(user_id) for source in wanted_sources(user_id))

@@ -14,6 +14,7 @@ from games.selectors import TableData, match_poll_version, match_seats, match_ta
 from games.services import Rejected, player_move_submit
 from games.services.notifications import seen_mark
 from games.views.common import login_required_htmx, visible_match
+from games.views.invitations import invitations_context
 
 TABLE_PARTIAL = "games/match.html#table"
 # Sent with every table htmx swaps in (a move's answer, a poll that found a new version): the
@@ -28,6 +29,8 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match, seats = visible_match(request, pk)
     _seen(request, match, seats)
     context = table_page(_table(request, match, seats))
+    if not request.htmx:  # beside the table, not in the partial the poll and a move answer
+        context.update(invitations_context(match, seats, request.user.pk))
     template = TABLE_PARTIAL if request.htmx else "games/match.html"
     return render(request, template, context)
 

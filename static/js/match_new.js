@@ -20,6 +20,21 @@
     showSeats();
   }
 
+  // A seat's name field shows only while that seat is "a person I challenge by name"
+  // (docs/invitations.md); a hidden one is not sent.
+  rows.forEach(function (row) {
+    var choice = row.querySelector("select");
+    var name = row.querySelector(".challenge-name");
+    if (!choice || !name) return;
+    function showName() {
+      var off = choice.value !== "challenge";
+      name.hidden = off;
+      name.querySelector("input").disabled = off;
+    }
+    choice.addEventListener("change", showName);
+    showName();
+  });
+
   var games = form.querySelectorAll('input[name="game"]');
   var perGame = form.querySelectorAll(".game-options[data-game], .game-seats[data-game]");
   function showGame() {

@@ -43,7 +43,8 @@ from django.utils import timezone
 from accounts import email_confirmation, notify
 from accounts.export_build import data_export_request, data_export_write
 from games.engines import get_engine
-from games.models import Match
+from games.models import Invitation, Match
+from games.services.invitations import match_challenge_create
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -229,6 +230,19 @@ MATRIX_TEXT = [
     ("finished analysis",  "GET hx", "/matches/{fin}/analysis/",            L, 200, 200, 200, 200),
     ("analysis, no htmx",  "GET",    "/matches/{fin}/analysis/",            L, 302, 302, 302, 302),
     ("no such match",      "GET",    "/matches/{missing}/",                 L, 404, 404, 404, 404),
+    # Invitations (docs/invitations.md): ann challenged bea to a private waiting match, which bea
+    # may see (she is invited) and answer; to everyone else the invitation is a 404, as the
+    # match is. "Play again" is for the seated people of a finished match they may see.
+    ("challenged table",   "GET",    "/matches/{chal}/",                    L, 404, 200, 200, 404),
+    ("accept challenge",   "POST",   "/invitations/{ci}/accept/",           L, 404, 404,   T, 404),
+    ("accept, htmx",       "POST hx","/invitations/{ci}/accept/",           L, 404, 404, 200, 404),
+    ("accept by GET",      "GET",    "/invitations/{ci}/accept/",           L, 405, 405, 405, 405),
+    ("decline challenge",  "POST",   "/invitations/{ci}/decline/",          L, 404, 404, 302, 404),
+    ("decline and block",  "POST",   "/invitations/{ci}/block/",            L, 404, 404, 302, 404),
+    ("no such invitation", "POST",   "/invitations/{missing}/accept/",      L, 404, 404, 404, 404),
+    ("play again",         "POST",   "/matches/{fin}/rematch/",             L, 409,   T,   T, 409),
+    ("play again, htmx",   "POST hx","/matches/{fin}/rematch/",             L, 409, 200, 200, 409),
+    ("play again, in play","POST",   "/matches/{priv}/rematch/",            L, 404, 409, 409, 404),
     # The admin: staff only; everyone else is sent to the admin's own sign-in.
     ("admin index",        "GET",    "/admin/",                             A,   A,   A,   A, 200),
     ("admin matches",      "GET",    "/admin/games/match/",                 A,   A,   A,   A, 200),
@@ -276,6 +290,9 @@ def world(db, settings, tmp_path) -> World:
     finished = factories.match_make(players=[ann, bea], seed=SEED_BASE - 1, public=True)
     factories.play_random(finished, random.Random(5))
     invite = factories.match_make(players=[ann], seats=3, public=False)
+    challenged = match_challenge_create(
+        created_by=ann, challenges={1: bea}, game="faraway", num_players=2
+    )
     for match in (public, private, finished):
         match.refresh_from_db()
     token = notify.unsubscribe_token(ann.pk, next(iter(notify.KINDS)))
@@ -292,6 +309,8 @@ def world(db, settings, tmp_path) -> World:
         "priv": str(private.pk),
         "fin": str(finished.pk),
         "inv": str(invite.pk),
+        "chal": str(challenged.pk),
+        "ci": str(Invitation.objects.get(match=challenged).pk),
         "missing": str(max(public.pk, private.pk, finished.pk, invite.pk) + 1000),
         "pv": str(public.version),
         "pub_stale": str(public.version - 1),
@@ -314,7 +333,12 @@ def world(db, settings, tmp_path) -> World:
         running={"public": public, "private": private},
         seats={ANONYMOUS: None, OUTSIDER: None, SEAT_0: 0, SEAT_1: 1, STAFF: None},
         secrets=[str(m.seed) for m in (public, private)] + [m.salt for m in (public, private)],
-        private_marks=[f"/matches/{private.pk}/", private.invite_token],
+        private_marks=[
+            f"/matches/{private.pk}/",
+            private.invite_token,
+            f"/matches/{challenged.pk}/",
+            challenged.invite_token,
+        ],
     )
 
 

@@ -72,8 +72,9 @@ from accounts.models import (
     PendingEmail,
     TimeZoneSetting,
 )
-from games.models import Match, Move, Rating, RatingChange, Seat
+from games.models import Invitation, Match, Move, Rating, RatingChange, Seat
 from games.services import match_create
+from games.services.invitations import match_challenge_create, rematch_offer
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -99,6 +100,10 @@ SITE_ROUTES: dict[str, dict[str, str]] = {
     "match_replay": {"pk": "match"},
     "match_record": {"pk": "match"},
     "match_analysis": {"pk": "match"},
+    "match_rematch": {"pk": "match"},
+    "invitation_accept": {"pk": "invitation"},
+    "invitation_decline": {"pk": "invitation"},
+    "invitation_block": {"pk": "invitation"},
     "rules": {"game": "game"},
     "leaderboard": {"game": "game"},
     "register": {},
@@ -222,6 +227,8 @@ class World:
     versions: list[str]
     passwords: list[str]
     export_ids: list[str]  # ann's data export, ready to download
+    # ann's challenges to bea and cal (a private waiting match), and bea's rematch offer to ann
+    invitation_ids: list[str]
 
 
 ROLES = ("anonymous", "ann", "bea", "cal", "staff")
@@ -271,7 +278,12 @@ def world(db, settings, tmp_path) -> World:
         creator_plays=False,
         public=False,
     )
+    challenged = match_challenge_create(
+        created_by=ann, challenges={1: bea, 2: cal}, game="faraway", num_players=3
+    )
+    rematch = rematch_offer(match_id=finished.pk, user=bea)
     matches = [public_running, private_running, finished, waiting_public, waiting_private]
+    invited = [challenged, Match.objects.get(pk=rematch.match_id)]  # after bots_only in the ids
     for match in matches:
         match.refresh_from_db()
     moves, versions = [], []
@@ -284,9 +296,9 @@ def world(db, settings, tmp_path) -> World:
     object_ids += [str(m.pk) for m in Move.objects.filter(match=finished)[:3]]
     return World(
         sessions={user.username: _session_key(user) for user in (ann, bea, cal, staff)},
-        match_ids=[m.pk for m in [*matches, bots_only]],
+        match_ids=[m.pk for m in [*matches, bots_only, *invited]],
         unknown_match_id=max(m.pk for m in matches) + 1000,
-        invite_tokens=[m.invite_token for m in [*matches, bots_only]],
+        invite_tokens=[m.invite_token for m in [*matches, bots_only, *invited]],
         unsubscribe_tokens=[notify.unsubscribe_token(u.pk, k) for u in users for k in notify.KINDS],
         confirm_tokens=_confirmation_links(ann, bea),
         usernames=[u.username for u in users],
@@ -298,6 +310,7 @@ def world(db, settings, tmp_path) -> World:
         versions=versions,
         passwords=[factories.PASSWORD, "wrong-password"],
         export_ids=[str(data_export_write(export_id=data_export_request(user=ann).pk).pk)],
+        invitation_ids=[str(pk) for pk in Invitation.objects.values_list("pk", flat=True)],
     )
 
 
@@ -439,6 +452,7 @@ def path_value(world: World, kind: str) -> st.SearchStrategy[str]:
         "content_type_id": world.content_type_ids,
         "id": world.object_ids,
         "export": world.export_ids,
+        "invitation": world.invitation_ids,
     }
     if kind == "match":
         # The int converter matches digits only; anything else is the resolver's 404.
@@ -584,6 +598,10 @@ FORM_KEYS = [
     "confirm",  # the leaving pages' forms (docs/leaving.md)
     "who",  # who may challenge me (docs/accounts.md)
     "back",  # where an unblock or a follow back returns
+    "seat_1",
+    "seat_2",
+    "challenge_1",
+    "challenge_2",  # the new-match form's challenges (docs/invitations.md)
 ]
 
 
@@ -592,7 +610,9 @@ def form_strategy(world: World) -> st.SearchStrategy[dict[str, list[str]]]:
         QUERY_VALUES,
         move_values(world),
         version_values(world),
-        st.sampled_from(["faraway", "gulliver", "me", "person", "greedy", "strong", "public"]),
+        st.sampled_from(
+            ["faraway", "gulliver", "me", "person", "challenge", "greedy", "strong", "public"]
+        ),
         st.sampled_from(["yes", "YES", "no"]),
         st.sampled_from(["anyone", "played", "friends", "nobody", "account", "friends "]),
         st.sampled_from([*world.usernames, *world.passwords, "ann@example.com", "on"]),
@@ -811,6 +831,7 @@ def rows_snapshot() -> tuple[Any, ...]:
         list(Follow.objects.order_by("pk").values_list()),
         list(Block.objects.order_by("pk").values_list()),
         list(ChallengeSetting.objects.order_by("pk").values_list()),
+        list(Invitation.objects.order_by("pk").values_list()),
         LogEntry.objects.count(),
     )
 
@@ -994,7 +1015,7 @@ def test_only_those_who_may_leave_a_match_change_it(world: World) -> None:
 
     # Sent whatever else is drawn: each action where it is allowed (the world's match ids are
     # the public running one, the private running one, the finished one, then the waiting ones).
-    running, _, finished, waiting_public, waiting_private, _ = world.match_ids
+    running, _, finished, waiting_public, waiting_private, *_ = world.match_ids
 
     @fuzz_settings(fuzz_budget() // 10)
     @example(pk=running, action="resign", role="bea", confirm="yes", htmx=False)

@@ -36,6 +36,7 @@ def test_every_name_the_services_send_is_a_registered_task():
         "games.match_analyse",
         "accounts.turn_mail",
         "accounts.data_export",
+        "games.invitation_mail",
     }
     assert names <= _registered_names()
 

@@ -1,0 +1,88 @@
+"""The INVITATION mail (docs/invitations.md): one a challenge or rematch offer, to a confirmed
+address only, if the person wants them (``accounts.notify.wants(user_id, INVITATION)``), sent
+by ``games.invitation_mail`` after the commit that made the invitation, with a one-click
+unsubscribe link and its RFC 8058 headers, times in the person's zone."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.email_confirmation import confirmed_address
+from accounts.notify import INVITATION, unsubscribe_url, wants
+from accounts.time_zone import zone_of
+from games import queue
+from games.models import Invitation
+
+
+def invitation_mails_enqueue(*, invitation_ids: Iterable[int]) -> None:
+    """After the commit, each invitation's mail task (no statement now)."""
+    for invitation_id in invitation_ids:
+        queue.enqueue(queue.INVITATION_MAIL, invitation_id, robust=True)
+
+
+def invitation_mail_send(*, invitation_id: int) -> bool:
+    """Send the invitation's mail if it is still pending and not mailed; ``True`` when sent."""
+    invitation = (
+        Invitation.objects.select_related("match", "user", "invited_by")
+        .filter(pk=invitation_id, status=Invitation.Status.PENDING, mailed_at=None)
+        .first()
+    )
+    if invitation is None or invitation.expires_at <= timezone.now():
+        return False
+    address = confirmed_address(invitation.user)
+    if address is None or not wants(invitation.user_id, INVITATION):
+        return False
+    now = timezone.now()
+    claimed = Invitation.objects.filter(pk=invitation_id, mailed_at=None).update(mailed_at=now)
+    if claimed != 1:
+        return False  # another delivery of the task sent it
+    try:
+        _mail(invitation, address).send()
+    except Exception:
+        Invitation.objects.filter(pk=invitation_id, mailed_at=now).update(mailed_at=None)
+        raise
+    return True
+
+
+def _mail(invitation: Invitation, address: str) -> EmailMultiAlternatives:
+    match = invitation.match
+    title = f"{match.get_game_display()} #{match.pk}"
+    inviter = invitation.invited_by.get_username()
+    rematch = invitation.kind == Invitation.Kind.REMATCH
+    subject = f"{inviter} offers a rematch: {title}" if rematch else f"{inviter} challenges you"
+    unsubscribe = unsubscribe_url(invitation.user_id, INVITATION)
+    zone = zone_of(invitation.user_id)
+    site = settings.PARLOUR_SITE_URL
+    context = {
+        "zone": zone.key,
+        "user": invitation.user,
+        "inviter": inviter,
+        "rematch": rematch,
+        "title": title,
+        "seat": invitation.seat_index + 1,
+        "seats": match.num_players,
+        "expires_at": invitation.expires_at,
+        "table_url": f"{site}{reverse('match_detail', args=[match.pk])}",
+        "settings_url": f"{site}{reverse('notification_settings')}",
+        "unsubscribe_url": unsubscribe,
+    }
+    with timezone.override(zone):
+        body = render_to_string("games/mail/invitation.txt", context)
+        html = render_to_string("games/mail/invitation.html", context)
+    mail = EmailMultiAlternatives(
+        subject=subject,
+        body=body,
+        to=[address],
+        headers={
+            "List-Unsubscribe": f"<{unsubscribe}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+    )
+    mail.attach_alternative(html, "text/html")
+    return mail

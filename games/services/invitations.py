@@ -1,0 +1,281 @@
+"""Invitations: a person asked to take one seat of a match being formed, by a challenge from
+the new-match form or by a rematch offer ("Play again" on a finished table). One mechanism for
+both (docs/invitations.md): pending until accepted (the person sits), declined (the seat is
+free again: the inviter fills it by link, lobby, or another challenge) or expired. The match
+begins when its last seat is taken, as any match does.
+
+Every answer locks the match row first, so two accepts of the last seat, an accept against the
+expiry sweep, and a block against a pending challenge each come out one way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from accounts.relations import blocked_between, challenge_refusal
+from games.models import Invitation, Match, Seat
+from games.services.errors import Rejected
+from games.services.invitation_mail import invitation_mails_enqueue
+from games.services.matches import match_create, match_start
+
+Status = Invitation.Status
+# A rematch offer with no turn deadline stays open this long.
+REMATCH_DAYS_WITHOUT_DEADLINE = 7
+
+REFUSED_BY_STATUS = {
+    Status.ACCEPTED: "You already accepted this invitation.",
+    Status.DECLINED: "This invitation was declined; it can no longer be accepted.",
+    Status.EXPIRED: "This invitation has expired.",
+}
+
+
+@dataclass(frozen=True)
+class Answered:
+    """What an answer did: the match, and whether it began with this answer."""
+
+    match_id: int
+    started: bool
+
+
+def challenge_lapse() -> timedelta:
+    return timedelta(days=float(settings.PARLOUR_CHALLENGE_DAYS))
+
+
+def match_challenge_create(
+    *,
+    created_by: AbstractBaseUser,
+    challenges: Mapping[int, AbstractBaseUser],
+    **match_fields: Any,
+) -> Match:
+    """A new match (``match_create``'s fields) whose seats in ``challenges`` (seat index to
+    person) are held for those people, each by a pending challenge. Refused, making nothing,
+    when a person may not be challenged by ``created_by`` (``relations.challenge_refusal``)."""
+    seen: set[int] = set()
+    for target in challenges.values():
+        if target.pk in seen:
+            raise Rejected(f"{target.get_username()} is challenged twice.", status=400)
+        seen.add(target.pk)
+        refusal = challenge_refusal(
+            challenger_id=created_by.pk, target_id=target.pk, target_name=target.get_username()
+        )
+        if refusal:
+            raise Rejected(refusal, status=409)
+    expires = timezone.now() + challenge_lapse()
+    with transaction.atomic():
+        match = match_create(created_by=created_by, **match_fields)
+        made = Invitation.objects.bulk_create(
+            Invitation(
+                match=match,
+                seat_index=index,
+                user=target,
+                invited_by=created_by,
+                kind=Invitation.Kind.CHALLENGE,
+                expires_at=expires,
+            )
+            for index, target in sorted(challenges.items())
+        )
+        invitation_mails_enqueue(invitation_ids=_ids(match, made))
+    return match
+
+
+def invitation_accept(*, invitation_id: int, user: AbstractBaseUser) -> Answered:
+    """Take the seat the invitation holds; the match begins if it was the last one."""
+    expired = False
+    with transaction.atomic():
+        invitation = _locked(invitation_id, user)
+        match = Match.objects.select_for_update().get(pk=invitation.match_id)
+        invitation.refresh_from_db()
+        refusal = _answer_refusal(invitation, match)
+        if refusal is None and invitation.expires_at <= timezone.now():
+            expired = True
+        elif refusal is None:
+            seats = list(Seat.objects.filter(match_id=match.pk))
+            if any(s.user_id == user.pk for s in seats):
+                refusal = "You already sit at this table."
+            elif any(s.index == invitation.seat_index for s in seats):
+                refusal = "That seat was just taken."
+        if refusal:
+            raise Rejected(refusal, status=409)
+        if not expired:
+            Seat.objects.create(match=match, index=invitation.seat_index, user=user)
+            invitation.status = Status.ACCEPTED
+            invitation.answered_at = timezone.now()
+            invitation.save(update_fields=["status", "answered_at"])
+            _bump(match)
+            started = len(seats) + 1 == match.num_players
+            if started:
+                match_start(match=match)
+    if expired:  # marked lazily, outside the refused transaction
+        invitations_expire()
+        raise Rejected(REFUSED_BY_STATUS[Status.EXPIRED], status=409)
+    return Answered(match_id=match.pk, started=started)
+
+
+def invitation_decline(*, invitation_id: int, user: AbstractBaseUser) -> Answered:
+    """Decline: the seat is free again for the inviter to fill."""
+    with transaction.atomic():
+        invitation = _locked(invitation_id, user)
+        match = Match.objects.select_for_update().get(pk=invitation.match_id)
+        invitation.refresh_from_db()
+        refusal = _answer_refusal(invitation, match)
+        if refusal:
+            raise Rejected(refusal, status=409)
+        invitation.status = Status.DECLINED
+        invitation.answered_at = timezone.now()
+        invitation.save(update_fields=["status", "answered_at"])
+        _bump(match)
+    return Answered(match_id=match.pk, started=False)
+
+
+def invitations_expire() -> int:
+    """Mark every pending invitation past its time expired, and bump their matches' versions
+    so open tables show it (beat runs this; answers and reads treat a lapsed one as expired
+    already). How many were marked."""
+    now = timezone.now()
+    with transaction.atomic():
+        lapsed = Invitation.objects.filter(status=Status.PENDING, expires_at__lte=now)
+        match_ids = set(lapsed.values_list("match_id", flat=True))
+        if not match_ids:
+            return 0
+        marked = lapsed.update(status=Status.EXPIRED, answered_at=now)
+        _bump_many(match_ids)
+    return marked
+
+
+def invitations_decline_between(*, a_id: int, b_id: int) -> int:
+    """Decline every pending invitation between the two, both ways (a block: called inside the
+    blocking transaction). How many were declined."""
+    pending = Invitation.objects.filter(
+        Q(user_id=a_id, invited_by_id=b_id) | Q(user_id=b_id, invited_by_id=a_id),
+        status=Status.PENDING,
+    )
+    match_ids = set(pending.values_list("match_id", flat=True))
+    if not match_ids:
+        return 0
+    declined = pending.update(status=Status.DECLINED, answered_at=timezone.now())
+    _bump_many(match_ids)
+    return declined
+
+
+def person_blocked_receiver(sender: object, *, blocker_id: int, blocked_id: int, **_: Any) -> None:
+    """``accounts.relations.person_blocked``'s listener (connected in ``games.apps``)."""
+    invitations_decline_between(a_id=blocker_id, b_id=blocked_id)
+
+
+def rematch_offer(*, match_id: int, user: AbstractBaseUser) -> Answered:
+    """ "Play again": a new match with the finished one's game, options and seats, bots kept,
+    the deal passing to the seat after the last dealer. Every other person seated is invited
+    until the turn deadline (7 days with none), but one a block stands between (their seat is
+    left open). If a rematch is already offered, this accepts the offerer's invitation to it
+    (two people offering at once make one offer) or does nothing (offering twice). With only
+    bots besides the offerer it begins at once."""
+    with transaction.atomic():
+        old = Match.objects.select_for_update().get(pk=match_id)
+        seats = list(Seat.objects.filter(match_id=old.pk).order_by("index"))
+        mine = next((s for s in seats if s.user_id == user.pk), None)
+        if old.status != Match.Status.FINISHED or mine is None:
+            raise Rejected("Only a player of a finished match may offer to play again.", 409)
+        existing = Match.objects.filter(rematch_of_id=old.pk).first()
+        if existing is None:
+            return _rematch_new(old, seats, mine, user)
+    pending = Invitation.objects.filter(
+        match_id=existing.pk, user_id=user.pk, status=Status.PENDING
+    ).first()
+    if pending is not None and pending.expires_at > timezone.now():
+        return invitation_accept(invitation_id=pending.pk, user=user)
+    return Answered(match_id=existing.pk, started=existing.status != Match.Status.WAITING)
+
+
+def _rematch_new(old: Match, seats: list[Seat], mine: Seat, user: AbstractBaseUser) -> Answered:
+    options = {k: v for k, v in old.options.items() if k != "dealer"}
+    dealer = old.options.get("dealer", 0) + 1
+    people = [s for s in seats if s.user_id is not None and s.user_id != user.pk]
+    active = set(
+        get_user_model()
+        .objects.filter(pk__in=[s.user_id for s in people], is_active=True)
+        .values_list("pk", flat=True)
+    )
+    invited = [s for s in people if s.user_id in active and not blocked_between(user.pk, s.user_id)]
+    bots = {s.index: s.bot_level for s in seats if s.bot_level}
+    try:
+        with transaction.atomic():
+            match = match_create(
+                game=old.game,
+                num_players=old.num_players,
+                created_by=user,
+                options=options,
+                bots=bots,
+                creator_plays=False,
+                deadline_days=old.deadline_days,
+                holidays=old.holidays,
+                public=old.public,
+                dealer=dealer,
+                rematch_of=old,
+            )
+            days = old.deadline_days or REMATCH_DAYS_WITHOUT_DEADLINE
+            expires = timezone.now() + timedelta(days=days)
+            made = Invitation.objects.bulk_create(
+                Invitation(
+                    match=match,
+                    seat_index=s.index,
+                    user_id=s.user_id,
+                    invited_by=user,
+                    kind=Invitation.Kind.REMATCH,
+                    expires_at=expires,
+                )
+                for s in invited
+            )
+            invitation_mails_enqueue(invitation_ids=_ids(match, made))
+            Seat.objects.create(match=match, index=mine.index, user=user)
+            _bump(match)
+            started = len(bots) + 1 == old.num_players
+            if started:
+                match_start(match=match)
+    except IntegrityError as exc:  # the one rematch made at the same moment elsewhere
+        raise Rejected("A rematch was just offered; open it from the table.", 409) from exc
+    return Answered(match_id=match.pk, started=started)
+
+
+def _ids(match: Match, made: list[Invitation]) -> list[int]:
+    """The new invitations' ids (a bulk insert sets them on PostgreSQL and SQLite alike; read
+    back should a backend not)."""
+    if all(i.pk for i in made):
+        return [i.pk for i in made]
+    return list(Invitation.objects.filter(match=match).values_list("pk", flat=True))
+
+
+def _locked(invitation_id: int, user: AbstractBaseUser) -> Invitation:
+    found = Invitation.objects.filter(pk=invitation_id, user_id=user.pk).first()
+    if found is None:
+        raise Rejected("There is no such invitation for you.", status=404)
+    return found
+
+
+def _answer_refusal(invitation: Invitation, match: Match) -> str | None:
+    if invitation.status != Status.PENDING:
+        return REFUSED_BY_STATUS[invitation.status]
+    if match.status == Match.Status.CANCELLED:
+        return "This match was cancelled by its creator."
+    if match.status != Match.Status.WAITING:
+        return "This match has already started."
+    return None
+
+
+def _bump(match: Match) -> None:
+    match.version += 1
+    match.save(update_fields=["version", "updated_at"])
+
+
+def _bump_many(match_ids: set[int]) -> None:
+    for match in Match.objects.select_for_update().filter(pk__in=match_ids):
+        _bump(match)

@@ -1,0 +1,107 @@
+"""Answering an invitation (a challenge or a rematch offer) and offering to play again
+(docs/invitations.md). Plain forms, or htmx, which then follows the answer's redirect; a
+refusal says why on a page of its own (its status the refusal's) and changes nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from accounts import relations
+from games.models import Invitation, Match, Seat
+from games.presentation.invitations import invitation_lines
+from games.selectors.invitations import match_invitations, rematch_of
+from games.services import Rejected
+from games.services.invitations import (
+    invitation_accept,
+    invitation_decline,
+    rematch_offer,
+)
+from games.views.common import login_required_htmx, visible_match
+
+REFUSED_PAGE = "games/invitation_refused.html"
+
+
+def invitations_context(match: Match, seats: list[Seat], reader_id: int) -> dict[str, Any]:
+    """What the match page shows beside its table: a forming match's invitations (with the
+    reader's Accept / Decline / Block), a finished one's "Play again" for its seated people
+    (one query either way, none otherwise)."""
+    if match.status == Match.Status.WAITING:
+        lines = invitation_lines(match_invitations(match.pk), reader_id)
+        return {"invitations": lines, "invitations_inviter": match.created_by_id == reader_id}
+    if match.status == Match.Status.FINISHED and any(s.user_id == reader_id for s in seats):
+        return {"rematch_offer": True, "rematch": rematch_of(match.pk)}
+    return {}
+
+
+def _go(request: HttpRequest, message: str, target: str) -> HttpResponse:
+    messages.success(request, message)
+    if request.htmx:
+        return HttpResponseClientRedirect(target)
+    return redirect(target)
+
+
+def _refused(request: HttpRequest, message: str, status: int) -> HttpResponse:
+    template = f"{REFUSED_PAGE}#refused" if request.htmx else REFUSED_PAGE
+    return render(request, template, {"error": message}, status=status)
+
+
+@login_required_htmx
+@require_POST
+def invitation_accept_view(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        answered = invitation_accept(invitation_id=pk, user=request.user)
+    except Rejected as exc:
+        return _refused(request, exc.message, exc.status)
+    words = "The match has begun." if answered.started else "You took your seat."
+    return _go(request, words, reverse("match_detail", args=[answered.match_id]))
+
+
+@login_required_htmx
+@require_POST
+def invitation_decline_view(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        invitation_decline(invitation_id=pk, user=request.user)
+    except Rejected as exc:
+        return _refused(request, exc.message, exc.status)
+    return _go(request, "You declined the invitation.", reverse("lobby"))
+
+
+@login_required_htmx
+@require_POST
+def invitation_block_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """Decline by blocking the inviter (``relations.block``; its listener declines every
+    invitation pending between the two)."""
+    found = Invitation.objects.filter(pk=pk, user_id=request.user.pk).first()
+    if found is None:
+        return _refused(request, "There is no such invitation for you.", 404)
+    if found.status != Invitation.Status.PENDING:
+        return _refused(request, "This invitation was already answered.", 409)
+    try:
+        relations.block(blocker_id=request.user.pk, blocked_id=found.invited_by_id)
+    except relations.RelationRefused as exc:
+        return _refused(request, exc.message, exc.status)
+    return _go(request, "Declined, and you blocked the inviter.", reverse("lobby"))
+
+
+@login_required_htmx
+@require_POST
+def match_rematch(request: HttpRequest, pk: int) -> HttpResponse:
+    """ "Play again" on a finished table (a 404 to whoever may not see the match)."""
+    visible_match(request, pk)
+    try:
+        answered = rematch_offer(match_id=pk, user=request.user)
+    except Rejected as exc:
+        return _refused(request, exc.message, exc.status)
+    words = (
+        "The rematch has begun."
+        if answered.started
+        else "Rematch offered: the table waits for the others' answers."
+    )
+    return _go(request, words, reverse("match_detail", args=[answered.match_id]))

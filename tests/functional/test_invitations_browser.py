@@ -1,0 +1,108 @@
+"""Invitations in a real browser (docs/invitations.md): a challenge by name from the new-match
+form, answered with htmx and without JavaScript; "Play again" on a finished table, the offer
+seen and accepted by the other person; the screenshots of both, desktop and phone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Match
+from games.services import match_resign
+from tests import factories
+from tests.functional.pages import log_in
+from tests.functional.test_screenshots import DESKTOP, PHONE, overflowing, screenshot_path
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["htmx", "no-js"])
+def test_a_challenge_by_name_is_accepted_and_the_match_begins(
+    live_server, make_context, javascript
+):
+    factories.user_make("ann")
+    factories.user_make("bea")
+    ann = make_context(java_script_enabled=javascript).new_page()
+    log_in(ann, live_server.url, "ann")
+    ann.goto(f"{live_server.url}/matches/new/?challenge=bea")
+    expect(ann.locator("#id_challenge_1")).to_have_value("bea")
+    if javascript:  # the name shows only for a seat that challenges
+        ann.locator("#id_num_players").fill("3")
+        expect(ann.locator("#id_challenge_2")).to_be_hidden()
+        ann.locator("#id_seat_2").select_option("challenge")
+        expect(ann.locator("#id_challenge_2")).to_be_visible()
+        ann.locator("#id_seat_2").select_option("greedy")
+        ann.locator("#id_num_players").fill("2")
+    ann.locator("#create-match").click()
+    expect(ann.locator("#invitation-list")).to_contain_text("bea, seat 2 of 2: invited")
+    table = ann.url
+
+    bea = make_context(java_script_enabled=javascript).new_page()
+    log_in(bea, live_server.url, "bea")
+    bea.goto(table)
+    expect(bea.locator("#invitation-list")).to_contain_text("ann challenges you to")
+    bea.get_by_role("button", name="Accept").click()
+    bea.wait_for_url(table)
+    expect(bea.locator("#messages")).to_contain_text("The match has begun.")
+    expect(bea.locator("#table")).to_have_attribute("data-status", "active")
+
+
+def test_a_declined_challenge_is_shown_to_the_inviter(live_server, make_context):
+    factories.user_make("ann")
+    factories.user_make("bea")
+    ann = make_context().new_page()
+    log_in(ann, live_server.url, "ann")
+    ann.goto(f"{live_server.url}/matches/new/?challenge=bea")
+    ann.locator("#create-match").click()
+    table = ann.url
+    bea = make_context().new_page()
+    log_in(bea, live_server.url, "bea")
+    bea.goto(table)
+    bea.get_by_role("button", name="Decline", exact=True).click()
+    bea.wait_for_url(f"{live_server.url}/matches/")
+    expect(bea.locator("#messages")).to_contain_text("You declined the invitation.")
+    ann.reload()
+    expect(ann.locator("#invitation-list")).to_contain_text("bea, seat 2 of 2: declined")
+
+
+@pytest.mark.parametrize(
+    ("viewport", "suffix"), [(DESKTOP, ""), (PHONE, "-phone")], ids=["desktop", "phone"]
+)
+def test_play_again_offers_a_rematch_the_other_accepts(
+    live_server, make_context, tmp_path: Path, viewport, suffix
+):
+    ann_user, bea_user = factories.user_make("ann"), factories.user_make("bea")
+    old = factories.match_make(players=[ann_user, bea_user], seed=7)
+    match_resign(match_id=old.pk, user=bea_user)
+    ann = make_context(viewport=viewport).new_page()
+    log_in(ann, live_server.url, "ann")
+    ann.goto(f"{live_server.url}/matches/{old.pk}/")
+    offer = ann.get_by_role("button", name="Play again")
+    expect(offer).to_be_visible()
+    assert not overflowing(ann)
+    ann.screenshot(
+        path=str(screenshot_path(f"rematch-offer{suffix}", tmp_path)),
+        full_page=True,
+        animations="disabled",
+    )
+    offer.click()
+    expect(ann.locator("#messages")).to_contain_text("Rematch offered")
+    rematch = Match.objects.get(rematch_of=old)
+    assert ann.url == f"{live_server.url}/matches/{rematch.pk}/"
+
+    bea = make_context(viewport=viewport).new_page()
+    log_in(bea, live_server.url, "bea")
+    bea.goto(f"{live_server.url}/matches/{rematch.pk}/")
+    expect(bea.locator("#invitation-list")).to_contain_text("ann offers a rematch of")
+    assert not overflowing(bea)
+    bea.screenshot(
+        path=str(screenshot_path(f"invitation{suffix}", tmp_path)),
+        full_page=True,
+        animations="disabled",
+    )
+    bea.get_by_role("button", name="Accept").click()
+    expect(bea.locator("#table")).to_have_attribute("data-status", "active")
+    rematch.refresh_from_db()
+    assert rematch.status == Match.Status.ACTIVE
