@@ -119,6 +119,11 @@ class Match(models.Model):
         max_length=10, choices=RatingStatus.choices, blank=True, default=""
     )
     rating_note = models.CharField(max_length=200, blank=True, default="")
+    # Table phrases (docs/phrases.md): how many were said, raised instead of ``version`` so a
+    # phrase never makes a concurrent move stale, and polled beside it; and a site setting
+    # from the new-match form: whether watchers of a public match see the seats' phrases.
+    phrase_count = models.PositiveIntegerField(default=0)
+    phrases_watchers = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-updated_at"]
@@ -421,3 +426,25 @@ class AnalysedDecision(models.Model):
 
     def __str__(self) -> str:
         return f"analysis {self.analysis_id} ply {self.ply}: cost {self.cost}"
+
+
+class TablePhrase(models.Model):
+    """A preset phrase a seated person said at the table (docs/phrases.md): its ``key`` from
+    the game's list (``games.phrases``), never free text. ``ply`` is the match's ply when it
+    was said, so the log shows it after that move."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="phrases")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_phrases"
+    )
+    seat = models.PositiveSmallIntegerField()
+    ply = models.PositiveIntegerField()
+    key = models.CharField(max_length=30)
+    said_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "id"]
+        indexes = [models.Index(fields=["match", "ply"], name="phrase_match_ply")]
+
+    def __str__(self) -> str:
+        return f"{self.key!r} by seat {self.seat} of match {self.match_id}"

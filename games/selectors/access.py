@@ -47,8 +47,9 @@ def match_visible_or_404(*, match: Match, seats: Sequence[Seat], user: AbstractB
         raise Http404("No such match.")
 
 
-def match_poll_version(*, match_id: int, user: AbstractBaseUser) -> int | None:
-    """The match's version if ``user`` may see the match, else ``None`` (as for no match).
+def match_poll_version(*, match_id: int, user: AbstractBaseUser) -> tuple[int, int] | None:
+    """The match's version and its ``phrase_count`` (docs/phrases.md) if ``user`` may see the
+    match, else ``None`` (as for no match).
 
     Every open table asks this every two seconds, so it is one plain statement: through the
     ORM (``filter().values_list().first()``) a version read measured 0.36 ms here against
@@ -58,6 +59,7 @@ def match_poll_version(*, match_id: int, user: AbstractBaseUser) -> int | None:
     q = connection.ops.quote_name
     match_table, seat_table = q(Match._meta.db_table), q(Seat._meta.db_table)
     version = q(Match._meta.get_field("version").column)
+    phrases = q(Match._meta.get_field("phrase_count").column)
     public = q(Match._meta.get_field("public").column)
     creator = q(Match._meta.get_field("created_by").column)
     key = q(Match._meta.pk.column)
@@ -65,7 +67,7 @@ def match_poll_version(*, match_id: int, user: AbstractBaseUser) -> int | None:
     seat_user = q(Seat._meta.get_field("user").column)
     user_id = user.pk if user.is_authenticated else None
     sql = (
-        f"SELECT m.{version}, m.{public}, m.{creator} = %s OR EXISTS ("
+        f"SELECT m.{version}, m.{phrases}, m.{public}, m.{creator} = %s OR EXISTS ("
         f"SELECT 1 FROM {seat_table} s WHERE s.{seat_match} = m.{key} AND s.{seat_user} = %s)"
         f" FROM {match_table} m WHERE m.{key} = %s"
     )
@@ -74,5 +76,5 @@ def match_poll_version(*, match_id: int, user: AbstractBaseUser) -> int | None:
         row = cursor.fetchone()
     if row is None or not user.is_authenticated:
         return None
-    current, is_public, member = row
-    return current if (is_public or member) else None
+    current, said, is_public, member = row
+    return (current, said) if (is_public or member) else None

@@ -9,11 +9,11 @@ it is due at, sent by task name through ``games.queue``: the tasks import these 
 no service imports a tasks module. Every such task goes back through a version-checked service
 here, so a duplicate, late or swept-up task changes nothing (``StaleVersion``).
 
-One module a job: ``matches`` (create, join, start), ``moves`` (a move, the next deal),
-``bots`` (a bot's turn), ``deadlines`` (what fell due), ``leaving`` (resign, cancel, leave),
-``results`` (the finish written as columns), ``notifications`` (the seen mark, turn mails and
-reminders), ``holidays`` (going away and coming back, docs/accounts.md), and ``_store`` (the one
-write of a new state that all of them share).
+One module a job: ``matches`` (create, join, start), ``moves`` (a move, the next deal), ``bots`` (a
+bot's turn), ``deadlines`` (what fell due), ``leaving`` (resign, cancel, leave), ``results`` (the
+finish written as columns), ``notifications`` (the seen mark, turn mails and reminders),
+``holidays`` (going away and coming back, docs/accounts.md), ``phrases`` (a word at the table,
+docs/phrases.md), and ``_store`` (the one write of a new state that all of them share).
 """
 
 from games.services.bots import bot_move_play, bot_seed

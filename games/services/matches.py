@@ -28,6 +28,7 @@ def match_create(
     holidays: bool = True,
     seed: int | None = None,
     public: bool = False,
+    phrases_watchers: bool = False,
 ) -> Match:
     """A waiting match; the engine vets the player count and options.
 
@@ -37,8 +38,9 @@ def match_create(
     ``holidays=False`` refuses holidays: the turn deadline runs even for a person away
     (docs/accounts.md, "Holidays"). ``bots`` maps seat numbers to bot levels. The creator
     takes the lowest seat left without a bot, unless ``creator_plays`` is false (they only
-    watch). A table full at creation (every seat a bot, or the creator and bots) starts at
-    once.
+    watch). ``phrases_watchers``: watchers of a public match see the seats' table phrases
+    (docs/phrases.md). A table full at creation (every seat a bot, or the creator and bots)
+    starts at once.
     """
     try:
         engine = get_engine(game)
@@ -67,6 +69,7 @@ def match_create(
             deadline_days=deadline_days,
             holidays=holidays,
             public=public,
+            phrases_watchers=phrases_watchers,
         )
         if seed is not None:
             match.seed = seed

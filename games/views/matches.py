@@ -72,6 +72,7 @@ def match_new(request: HttpRequest) -> HttpResponse:
                 deadline_days=form.cleaned_data.get("deadline_days"),
                 holidays=not form.cleaned_data.get("refuse_holidays"),
                 public=form.public(),
+                phrases_watchers=bool(form.cleaned_data.get("phrases_watchers")),
             )
         except Rejected as exc:
             form.add_error(None, exc.message)
