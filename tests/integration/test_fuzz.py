@@ -69,7 +69,7 @@ from accounts.models import (
     PendingEmail,
     TimeZoneSetting,
 )
-from games.models import Match, Move, Rating, RatingChange, Seat
+from games.models import Match, Move, Rating, RatingChange, Seat, TablePhrase
 from games.services import match_create
 from tests import factories
 
@@ -90,6 +90,7 @@ SITE_ROUTES: dict[str, dict[str, str]] = {
     "match_join": {"pk": "match"},
     "match_move": {"pk": "match"},
     "match_table": {"pk": "match"},
+    "match_phrase": {"pk": "match"},
     "match_resign": {"pk": "match"},
     "match_cancel": {"pk": "match"},
     "match_leave": {"pk": "match"},
@@ -490,6 +491,7 @@ QUERY_KEYS = [
     "as",
     "v",
     "version",
+    "phrases",
     "page",
     "vs",
     "game",
@@ -573,6 +575,9 @@ FORM_KEYS = [
     "public",
     "num_players",
     "confirm",  # the leaving pages' forms (docs/leaving.md)
+    "phrase",  # table phrases (docs/phrases.md)
+    "phrases_watchers",
+    "mute_phrases",
 ]
 
 
@@ -583,6 +588,7 @@ def form_strategy(world: World) -> st.SearchStrategy[dict[str, list[str]]]:
         version_values(world),
         st.sampled_from(["faraway", "gulliver", "me", "person", "greedy", "strong", "public"]),
         st.sampled_from(["yes", "YES", "no"]),
+        st.sampled_from(["good_luck", "good_game", "land_ho", "nice_story", "GOOD_LUCK"]),
         st.sampled_from([*world.usernames, *world.passwords, "ann@example.com", "on"]),
         st.sampled_from(["Asia/Tokyo", "UTC", "Factory", "../../etc/passwd", "/etc/localtime"]),
         st.dates().map(lambda day: day.isoformat()),  # the holiday's last day, and nonsense ones
@@ -797,6 +803,7 @@ def rows_snapshot() -> tuple[Any, ...]:
         list(AccountClosure.objects.order_by("pk").values_list()),
         list(DataExport.objects.order_by("pk").values_list()),
         LogEntry.objects.count(),
+        list(TablePhrase.objects.order_by("pk").values_list()),
     )
 
 
