@@ -246,16 +246,23 @@ def _counted(client, url: str, **kwargs) -> tuple[int, list[str], object]:
     return len(queries), [q["sql"] for q in queries.captured_queries], response
 
 
+def _phrase_reads(sqls: list[str]) -> list[str]:
+    """The statements that read phrases, the blocks or the mute box (asked in a WHERE)."""
+    return [
+        sql
+        for sql in sqls
+        if "tablephrase" in sql
+        or "accounts_block" in sql
+        or "mute_phrases" in sql.partition("WHERE")[2]
+    ]
+
+
 def test_the_table_and_the_poll_read_nothing_more_without_phrases(ann, bea, ann_client):
     quiet = factories.match_make(players=[ann, bea], seed=3)
     talky = factories.match_make(players=[ann, bea], seed=3)
     phrase_say(match_id=talky.pk, user=bea, key="good_luck")
     n_quiet, sqls, _ = _counted(ann_client, f"/matches/{quiet.pk}/table/", headers=HTMX)
-    assert not any(
-        name in sql
-        for sql in sqls
-        for name in ("tablephrase", "notificationsettings", "accounts_block")
-    )
+    assert _phrase_reads(sqls) == []
     n_talky, _, response = _counted(ann_client, f"/matches/{talky.pk}/table/", headers=HTMX)
     assert _quoted("bea", "Good luck") in response.content.decode()
     assert n_talky == n_quiet + 3  # the mute box, the blocks, the rows
@@ -323,3 +330,46 @@ def test_a_phrase_racing_a_move_leaves_the_move_current():
     assert (moved, said) == (200, "good_luck")
     match.refresh_from_db()
     assert (match.version > version, match.phrase_count) == (True, 1)
+
+
+# The replay ----------------------------------------------------------------------------------
+
+
+def _replay_said(client, match: Match, query: str = "") -> list[tuple[int, str]]:
+    """(ply of the entry it follows, words) of each phrase in the replay's move list."""
+    page = client.get(f"/matches/{match.pk}/replay/{query}").content.decode()
+    moves = page[page.index('id="move-list"') :]
+    found = []
+    for item in re.findall(r"<li>(<a .*?</a>.*?)</li>", moves, flags=re.S):
+        ply = int(re.search(r'data-ply="(\d+)"', item).group(1))
+        found += [(ply, line) for line in re.findall(r'<p class="said">(.*?)</p>', item)]
+    return found
+
+
+def test_the_replay_lists_phrases_after_their_move_to_whom_may_see_them(
+    ann, bea, cal, ann_client, bea_client, cal_client
+):
+    match = factories.match_make(players=[ann, bea], seed=3)
+    phrase_say(match_id=match.pk, user=ann, key="good_luck")
+    seat = factories.awaited_seat(match)
+    factories.post_move(
+        {0: ann_client, 1: bea_client}[seat], match, {"type": "draw", "source": "pack"}
+    )
+    phrase_say(match_id=match.pk, user=bea, key="oops")
+    both = [(0, _quoted("ann", "Good luck")), (1, _quoted("bea", "Oops"))]
+    assert _replay_said(bea_client, match) == both
+    assert _replay_said(bea_client, match, "?as=public") == []  # a spectator's eyes
+    assert _replay_said(cal_client, match) == []
+    Match.objects.filter(pk=match.pk).update(phrases_watchers=True)
+    assert _replay_said(cal_client, match) == both
+    block(blocker_id=cal.pk, blocked_id=ann.pk)  # the kept list follows the block at once
+    assert _replay_said(cal_client, match) == both[1:]
+    NotificationSettings.objects.create(user=bea, mute_phrases=True)
+    assert _replay_said(bea_client, match) == []
+
+
+def test_the_replay_reads_no_phrase_of_a_match_without(ann, bea, ann_client):
+    match = factories.match_make(players=[ann, bea], seed=3)
+    _, sqls, response = _counted(ann_client, f"/matches/{match.pk}/replay/")
+    assert response.status_code == 200
+    assert _phrase_reads(sqls) == []
