@@ -17,9 +17,15 @@ if TYPE_CHECKING:
     from games.selectors.phrases import SaidPhrase
 
 
-def phrase_line(game: str, phrase: SaidPhrase, names: list[str]) -> str:
+class SaidLine(str):
+    """A log line that is a phrase, not an event: templates mark it (``line.said``)."""
+
+    said = True
+
+
+def phrase_line(game: str, phrase: SaidPhrase, names: list[str]) -> SaidLine:
     """One said phrase as a line of the log."""
-    return f"{seat_name(names, phrase.seat)}: “{phrase_words(game, phrase.key)}”"
+    return SaidLine(f"{seat_name(names, phrase.seat)}: “{phrase_words(game, phrase.key)}”")
 
 
 def phrase_choices(game: str) -> list[tuple[str, str]]:

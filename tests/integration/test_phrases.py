@@ -34,7 +34,10 @@ def _log(client, match: Match) -> list[str]:
     assert page.count('id="event-log"') == 1
     log = page[page.index('id="event-log"') :]
     log = log[: log.index("</ol>")]
-    return [line.strip() for line in re.findall(r"<li>(.*?)</li>", log, flags=re.S)]
+    items = re.findall(r'<li( class="said")?>(.*?)</li>', log, flags=re.S)
+    # a phrase's line, and only a phrase's, is marked as said
+    assert all(bool(said) == ("“" in line) for said, line in items)
+    return [line.strip() for _, line in items]
 
 
 def _quoted(name: str, words: str) -> str:
