@@ -39,7 +39,7 @@ from accounts.models import (
     TimeZoneSetting,
 )
 from games.engines import get_engine
-from games.models import Match, MatchAnalysis, Rating, Seat
+from games.models import Match, MatchAnalysis, Rating, Seat, TablePhrase
 from games.services._store import due_work_enqueue
 from games.services.errors import Rejected
 from games.services.leaving import match_cancel, match_leave, match_resign
@@ -130,6 +130,7 @@ def account_delete(*, user: AbstractBaseUser) -> str:
         Follow.objects.filter(Q(follower_id=user.pk) | Q(followed_id=user.pk)).delete()
         Block.objects.filter(Q(blocker_id=user.pk) | Q(blocked_id=user.pk)).delete()
         MatchNotice.objects.filter(user_id=user.pk).delete()
+        TablePhrase.objects.filter(user_id=user.pk).delete()  # what they said at tables
         AccountClosure.objects.filter(user_id=user.pk).delete()
         files = list(DataExport.objects.filter(user_id=user.pk).values_list("file_name", flat=True))
         DataExport.objects.filter(user_id=user.pk).delete()

@@ -38,7 +38,16 @@ from accounts.models import (
     TimeZoneSetting,
 )
 from games import queue
-from games.models import Invitation, Match, MatchAnalysis, Rating, RatingChange, Seat
+from games.models import (
+    Invitation,
+    Match,
+    MatchAnalysis,
+    Rating,
+    RatingChange,
+    Seat,
+    TablePhrase,
+)
+from games.phrases import phrase_words
 from games.presentation.names import seat_names
 from games.selectors.facts import seat_facts
 from games.selectors.records import match_record
@@ -123,8 +132,21 @@ def _account(user: AbstractBaseUser) -> dict[str, Any]:
 
 def _settings(user_id: int) -> dict[str, Any]:
     chosen = notify.settings_for(user_id)
-    fields = [*notify.KINDS.values(), *notify.NOTICE_KINDS.values()]
+    fields = [*notify.KINDS.values(), *notify.NOTICE_KINDS.values(), "mute_phrases"]
     return {name: getattr(chosen, name) for name in fields}
+
+
+def _phrases(user_id: int) -> list[dict[str, Any]]:
+    """The table phrases the person said (docs/phrases.md), oldest first."""
+    rows = (
+        TablePhrase.objects.filter(user_id=user_id)
+        .order_by("id")
+        .values_list("match_id", "match__game", "ply", "key", "said_at")
+    )
+    return [
+        {"match": match, "ply": ply, "phrase": phrase_words(game, key), "said_at": _iso(said)}
+        for match, game, ply, key, said in rows
+    ]
 
 
 def _time_zone(user_id: int) -> str:
@@ -261,6 +283,7 @@ def data_export_write(*, export_id: int) -> DataExport | None:
         "notices": _notices(user.pk),
         "relations": _relations(user.pk),
         "invitations": _invitations(user.pk),
+        "table_phrases": _phrases(user.pk),
         "matches": matches,
     }
     name = export_file_name()

@@ -132,4 +132,5 @@ class NotificationSettingsForm(forms.ModelForm):
             "notice_invitations",
             "notice_turns",
             "notice_finished",
+            "mute_phrases",
         )

@@ -45,6 +45,12 @@ class NotificationSettings(models.Model):
     notice_finished = models.BooleanField(
         "Show finished matches I have not seen in my notices", default=True
     )
+    # Not a mail nor a notice, but a thing said to the person: table phrases (docs/phrases.md).
+    mute_phrases = models.BooleanField(
+        "Hide the phrases people say at the table",
+        default=False,
+        help_text="You no longer see anyone's table phrases, in play or in replays.",
+    )
 
     class Meta:
         verbose_name_plural = "notification settings"

@@ -64,6 +64,12 @@ class MatchNewForm(forms.Form):
         initial=PUBLIC,
         required=False,
     )
+    phrases_watchers = forms.BooleanField(
+        label="Watchers see the table phrases",
+        required=False,
+        help_text="In a public match, people watching also see the preset phrases the players "
+        "say (the players always do).",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -222,3 +228,9 @@ def _nesting(value: object) -> int:
                 (child, depth) for child in (item.values() if isinstance(item, dict) else item)
             )
     return deepest
+
+
+class PhraseForm(forms.Form):
+    """A table phrase by its key (docs/phrases.md); the service checks it is on the list."""
+
+    phrase = forms.CharField(max_length=30)

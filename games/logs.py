@@ -12,6 +12,7 @@ class LogEntry:  # one logged Move, oldest first
     seat: int | None
     events: list[dict]  # that move's events, ALREADY redacted for the viewer
     auto: str = ""  # Move.auto: "" chosen, "deadline", "vote_closed"
+    ply: int = 0  # Move.ply (the deal's events: 0); table phrases said at this ply follow it
 
 
 # The table shows the latest events only: a long match has thousands, and every poll renders

@@ -124,6 +124,11 @@ class Match(models.Model):
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
     )
+    # Table phrases (docs/phrases.md): how many were said, raised instead of ``version`` so a
+    # phrase never makes a concurrent move stale, and polled beside it; and a site setting
+    # from the new-match form: whether watchers of a public match see the seats' phrases.
+    phrase_count = models.PositiveIntegerField(default=0)
+    phrases_watchers = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-updated_at"]
@@ -480,3 +485,25 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} to {self.user_id} for match {self.match_id} seat {self.seat_index}"
+
+
+class TablePhrase(models.Model):
+    """A preset phrase a seated person said at the table (docs/phrases.md): its ``key`` from
+    the game's list (``games.phrases``), never free text. ``ply`` is the match's ply when it
+    was said, so the log shows it after that move."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="phrases")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_phrases"
+    )
+    seat = models.PositiveSmallIntegerField()
+    ply = models.PositiveIntegerField()
+    key = models.CharField(max_length=30)
+    said_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "id"]
+        indexes = [models.Index(fields=["match", "ply"], name="phrase_match_ply")]
+
+    def __str__(self) -> str:
+        return f"{self.key!r} by seat {self.seat} of match {self.match_id}"

@@ -28,6 +28,7 @@ class LastTokenEngine(Engine):
     rules_version = 1
     summary = "Take one or two tokens a turn; whoever takes the last one wins."
     score_help = "tokens taken by the end"
+    table_phrases = (("last_one", "The last one is mine"),)
     options = (Option("pile", "Tokens in the pile", "int", minimum=3, maximum=30),)
 
     def new_game(self, num_players: int, seed: int | str, options: dict | None = None) -> dict:

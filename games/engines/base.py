@@ -148,6 +148,9 @@ class Engine(ABC):
     # Options that fix hidden cards (a stacked pack, for tests and studies): a record of a
     # running match withholds them with the seed (docs/records.md).
     secret_options: frozenset[str] = frozenset({"deck"})
+    # The game's own table phrases as (key, words), said after the six every game shares
+    # (``games.phrases``); keys distinct from those. Words only: no hidden information.
+    table_phrases: tuple[tuple[str, str], ...] = ()
 
     @abstractmethod
     def new_game(self, num_players: int, seed: int, options: dict | None = None) -> Any: ...

@@ -324,6 +324,11 @@ class FarawayEngine(Engine):
     name = "faraway"
     title = "The Faraway Tree"
     short_title = "Faraway"
+    table_phrases = (
+        ("nice_story", "What a story!"),
+        ("nearly_done", "Nearly there!"),
+        ("land_ahead", "A new land ahead"),
+    )
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     rules_version = 1

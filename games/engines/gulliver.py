@@ -267,6 +267,11 @@ class GulliverEngine(Engine):
     name = "gulliver"
     title = "Gulliver's Travels"
     short_title = "Gulliver"
+    table_phrases = (
+        ("fair_winds", "Fair winds"),
+        ("land_ho", "Land ho!"),
+        ("next_round", "On to the next round"),
+    )
     min_players = 2
     max_players = 8
     rules_version = 1

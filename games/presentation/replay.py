@@ -10,8 +10,10 @@ from typing import TYPE_CHECKING, Any
 from games.logs import LogEntry
 from games.presentation import hand_faces, log_lines, table_build
 from games.presentation.names import possessive, seat_names
+from games.presentation.phrases import phrase_line
 
 if TYPE_CHECKING:
+    from games.selectors.phrases import SaidPhrase
     from games.selectors.replay import Perspective, ReplayData
 
 ALL = "all"
@@ -52,6 +54,7 @@ class ReplayEntry:
     lines: list[str]
     query: str = ""
     mark: Any = None  # the post-game analysis' judgement of this move, once there is one
+    said: list[str] = field(default_factory=list)  # table phrases said after it, in words
 
     @property
     def text(self) -> str:
@@ -148,14 +151,20 @@ def replay_rounds(
     names: list[str],
     perspective: Perspective,
     log: Iterable[tuple[int, LogEntry]],
+    phrases: Sequence[SaidPhrase] = (),
 ) -> list[ReplayRound]:
     """The whole log (``games.selectors.replay.replay_log``) in words, by round (a new one at
-    each seatless deal after the first) and by turn."""
+    each seatless deal after the first) and by turn; each of ``phrases`` (the table phrases the
+    viewer may see, docs/phrases.md) after the entry of the ply it was said at."""
+    said: dict[int, list[str]] = {}
+    for phrase in phrases:
+        said.setdefault(phrase.ply, []).append(phrase_line(game, phrase, names))
     rounds: list[ReplayRound] = []
     for ply, entry in log:
         who = "" if entry.seat is None else names[entry.seat]
         lines = log_lines(game, [entry], names)
         words = ReplayEntry(ply, entry.seat, who, lines, f"?ply={ply}&as={perspective.key}")
+        words.said = said.get(ply, [])
         if entry.seat is None:  # the deal, and the server dealing each next round
             rounds.append(ReplayRound(len(rounds) + 1, ply, [ReplayTurn("The deal", [words])]))
             continue

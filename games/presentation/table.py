@@ -9,6 +9,7 @@ from games.presentation import table_build
 from games.presentation.holidays import HOLIDAYS_REFUSED, away_lines, deadline_waits
 from games.presentation.leaving import leave_words
 from games.presentation.names import seat_names
+from games.presentation.phrases import lines_with_phrases, phrase_choices
 from games.presentation.ratings import seat_change_lines
 
 if TYPE_CHECKING:
@@ -32,7 +33,13 @@ def table_page(data: TableData) -> dict[str, Any]:
     }
     if data.view is not None:
         context["table"] = table_build(data.match.game, view=data.view, names=names, log=data.log)
+        if data.phrases:
+            context["table"]["events"] = lines_with_phrases(
+                data.match.game, data.log, data.phrases, names
+            )
         awaiting = data.view.get("awaiting") or []
         context["deadline_waits"] = deadline_waits(data.match, data.seats, awaiting)
         context["log_append"] = data.log_append
+        if data.seat is not None:
+            context["phrase_choices"] = phrase_choices(data.match.game)
     return context

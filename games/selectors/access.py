@@ -48,8 +48,9 @@ def match_visible_or_404(*, match: Match, seats: Sequence[Seat], user: AbstractB
         raise Http404("No such match.")
 
 
-def match_poll_version(*, match_id: int, user: AbstractBaseUser) -> int | None:
-    """The match's version if ``user`` may see the match, else ``None`` (as for no match).
+def match_poll_version(*, match_id: int, user: AbstractBaseUser) -> tuple[int, int] | None:
+    """The match's version and its ``phrase_count`` (docs/phrases.md) if ``user`` may see the
+    match, else ``None`` (as for no match).
 
     Every open table asks this every two seconds, so it is one plain statement: through the
     ORM (``filter().values_list().first()``) a version read measured 0.36 ms here against
@@ -60,6 +61,7 @@ def match_poll_version(*, match_id: int, user: AbstractBaseUser) -> int | None:
     match_table, seat_table = q(Match._meta.db_table), q(Seat._meta.db_table)
     invitation_table = q(Invitation._meta.db_table)
     version = q(Match._meta.get_field("version").column)
+    phrases = q(Match._meta.get_field("phrase_count").column)
     public = q(Match._meta.get_field("public").column)
     creator = q(Match._meta.get_field("created_by").column)
     key = q(Match._meta.pk.column)
@@ -73,7 +75,7 @@ def match_poll_version(*, match_id: int, user: AbstractBaseUser) -> int | None:
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     # A person invited to a forming match is a member of it (docs/invitations.md).
     sql = (
-        f"SELECT m.{version}, m.{public}, m.{creator} = %s OR EXISTS ("
+        f"SELECT m.{version}, m.{phrases}, m.{public}, m.{creator} = %s OR EXISTS ("
         f"SELECT 1 FROM {seat_table} s WHERE s.{seat_match} = m.{key} AND s.{seat_user} = %s)"
         f" OR EXISTS (SELECT 1 FROM {invitation_table} i WHERE i.{invited_match} = m.{key}"
         f" AND i.{invited_user} = %s AND i.{invited_status} = %s AND i.{invited_until} > %s)"
@@ -86,5 +88,5 @@ def match_poll_version(*, match_id: int, user: AbstractBaseUser) -> int | None:
         row = cursor.fetchone()
     if row is None or not user.is_authenticated:
         return None
-    current, is_public, member = row
-    return current if (is_public or member) else None
+    current, said, is_public, member = row
+    return (current, said) if (is_public or member) else None

@@ -54,6 +54,7 @@ class MatchFacts:
     creator: str = ""  # the creator's name, where the page read it
     deadline_at: datetime.datetime | None = None  # when the awaited move falls due, if it does
     holidays: bool = True  # a seated person's holiday holds the deadline (docs/accounts.md)
+    phrase_count: int = 0  # table phrases said so far (docs/phrases.md), polled with version
 
 
 def seat_facts(seats: Iterable[Seat]) -> list[SeatFacts]:
@@ -114,4 +115,5 @@ def match_facts(match: Match, *, creator: bool = False) -> MatchFacts:
         creator=match.created_by.username if creator else "",
         deadline_at=match.deadline_at,
         holidays=match.holidays,
+        phrase_count=match.phrase_count,
     )

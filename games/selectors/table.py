@@ -18,6 +18,7 @@ from games.logs import EVENT_LOG_LENGTH, LogEntry
 from games.models import Match, Move, Seat
 from games.selectors.facts import MatchFacts, SeatFacts, match_facts, seat_facts
 from games.selectors.leaving import LeaveOptions, leave_options
+from games.selectors.phrases import SaidPhrase, phrases_visible
 from games.selectors.ratings import SeatChange, match_rating_changes
 
 
@@ -49,15 +50,15 @@ def match_log(*, match: Match, seat: int | None) -> list[LogEntry]:
     rows = list(
         Move.objects.filter(match_id=match.pk)
         .order_by("-ply")
-        .values_list("seat", "events", "auto")[:EVENT_LOG_LENGTH]
+        .values_list("seat", "events", "auto", "ply")[:EVENT_LOG_LENGTH]
     )
     rows.reverse()
     log = []
     if match.ply <= EVENT_LOG_LENGTH and match.start_events:
         log.append(LogEntry(seat=None, events=engine.redact(match.start_events, seat)))
     log += [
-        LogEntry(seat=who, events=engine.redact(events, seat), auto=auto)
-        for who, events, auto in rows
+        LogEntry(seat=who, events=engine.redact(events, seat), auto=auto, ply=ply)
+        for who, events, auto, ply in rows
     ]
     return log
 
@@ -80,6 +81,9 @@ class TableData:
     deadline_at: datetime.datetime | None = None  # while a person is awaited
     rating_changes: dict[int, SeatChange] = field(default_factory=dict)
     leave: LeaveOptions = field(default_factory=LeaveOptions)  # resign, cancel, leave
+    # The table phrases the asker may see among the log's entries (docs/phrases.md); none in
+    # a move's answer (``log_append``), whose poll then fetches the table once in full.
+    phrases: list[SaidPhrase] = field(default_factory=list)
 
     @property
     def free_seats(self) -> int:
@@ -112,13 +116,21 @@ def match_table(
         deadline_at = match.deadline_at
     # One query, and only on a finished table: nothing is rated during play.
     changes = match_rating_changes(match=match) if match.status == Match.Status.FINISHED else {}
-    view, log = None, []
+    view, log, phrases = None, [], []
     if match.state is not None:
         engine = get_engine(match.game)
         state = engine.load(match.state)
         view = _after_resignations(engine, state, engine.view(state, index), seats, seat)
         if appended is None:
             log = match_log(match=match, seat=index)
+            asker = seat.user_id if seat is not None else viewer_id
+            phrases = (
+                phrases_visible(
+                    match=match, viewer_id=asker, seated=seat is not None, since_ply=log[0].ply
+                )
+                if log
+                else []
+            )
         else:
             events = engine.redact(appended.events, index)
             log = [LogEntry(seat=appended.seat, events=events, auto=appended.auto)]
@@ -131,6 +143,7 @@ def match_table(
         log_append=appended is not None,
         deadline_at=deadline_at,
         rating_changes=changes,
+        phrases=phrases,
         leave=leave_options(
             match=match, seats=seats, user_id=seat.user_id if seat is not None else viewer_id
         ),

@@ -14,8 +14,8 @@ One module a job: ``matches`` (create, join, start), ``moves`` (a move, the next
 ``results`` (the finish written as columns), ``notifications`` (the seen mark, turn mails and
 reminders), ``holidays`` (going away and coming back, docs/accounts.md), ``invitations``
 (challenges by name and rematch offers: make, accept, decline, expire; docs/invitations.md) with
-``invitation_seats`` (the seats they hold) and ``invitation_mail``, and ``_store`` (the one
-write of a new state that all of them share).
+``invitation_seats`` (the seats they hold) and ``invitation_mail``, ``phrases`` (a word at the
+table, docs/phrases.md), and ``_store`` (the one write of a new state that all of them share).
 """
 
 from games.services.bots import bot_move_play, bot_seed

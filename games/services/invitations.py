@@ -219,6 +219,7 @@ def _rematch_new(old: Match, seats: list[Seat], mine: Seat, user: AbstractBaseUs
                 deadline_days=old.deadline_days,
                 holidays=old.holidays,
                 public=old.public,
+                phrases_watchers=old.phrases_watchers,
                 dealer=dealer,
                 rematch_of=old,
             )

@@ -32,6 +32,7 @@ def match_create(
     public: bool = False,
     dealer: int | None = None,
     rematch_of: Match | None = None,
+    phrases_watchers: bool = False,
 ) -> Match:
     """A waiting match; the engine vets the player count and options.
 
@@ -44,6 +45,8 @@ def match_create(
     watch). A table full at creation (every seat a bot, or the creator and bots) starts at
     once. ``dealer`` and ``rematch_of`` are a rematch's (``games.services.invitations``): the
     seat that deals is then the one after the last match's dealer, not a draw.
+    ``phrases_watchers``: watchers of a public match see the seats' table phrases
+    (docs/phrases.md).
     """
     try:
         engine = get_engine(game)
@@ -75,6 +78,7 @@ def match_create(
             holidays=holidays,
             public=public,
             rematch_of=rematch_of,
+            phrases_watchers=phrases_watchers,
         )
         if seed is not None:
             match.seed = seed

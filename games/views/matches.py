@@ -97,6 +97,7 @@ def _create(request: HttpRequest, form: MatchNewForm) -> Match:
         "deadline_days": form.cleaned_data.get("deadline_days"),
         "holidays": not form.cleaned_data.get("refuse_holidays"),
         "public": form.public(),
+        "phrases_watchers": bool(form.cleaned_data.get("phrases_watchers")),
     }
     names = form.challenged_names()
     if not names:

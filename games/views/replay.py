@@ -8,6 +8,7 @@ position can be shared. Every control is also a plain link.
 from __future__ import annotations
 
 import functools
+import hashlib
 from typing import Any
 
 from django.contrib import messages
@@ -24,7 +25,8 @@ from games.presentation.replay import perspective_choices, replay_frame_words, r
 from games.selectors import seat_of
 from games.selectors.analysis import analysis_decision_at, analysis_of
 from games.selectors.facts import match_facts, seat_facts
-from games.selectors.replay import replay_frame, replay_log, replay_perspectives
+from games.selectors.phrases import SaidPhrase, phrases_visible
+from games.selectors.replay import PUBLIC, replay_frame, replay_log, replay_perspectives
 from games.views.analysis import analysis_context
 from games.views.common import login_required_htmx, visible_match
 
@@ -84,6 +86,15 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
     report = context["analysis_report"]
     # The move list is kept per analysis too: its marks appear once the analysis is done.
     context["analysis_key"] = f"a{analysis.pk}" if report is not None else "-"
+    # The table phrases this viewer may see through this perspective (none and no query for a
+    # match without phrases): the seats' to a seat's eyes, to a spectator's where allowed.
+    phrases = phrases_visible(
+        match=match,
+        viewer_id=request.user.pk,
+        seated=viewer is not None and perspective.key != PUBLIC,
+    )
+    # Kept per visible set: a mute or a block made since changes the key (docs/phrases.md).
+    context["phrases_key"] = _phrases_key(phrases)
     # Called by the template only when its cached copy of the list is missing (replay.html).
     context["rounds"] = functools.partial(
         _rounds_marked,
@@ -91,16 +102,29 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
         match=match,
         names=names,
         perspective=perspective,
+        phrases=phrases,
     )
     return render(request, "games/replay.html", context)
 
 
-def _rounds_marked(*, marks: dict, match: Match, names: list[str], perspective: Any) -> list:
-    """The move list in words with the analysis' marks: read only when the template's cached
-    copy is missing."""
+def _rounds_marked(
+    *, marks: dict, match: Match, names: list[str], perspective: Any, phrases: list[SaidPhrase]
+) -> list:
+    """The move list in words with the analysis' marks and the visible table phrases: read
+    only when the template's cached copy is missing."""
     log = replay_log(match=match, perspective=perspective)
-    rounds = replay_rounds(game=match.game, names=names, perspective=perspective, log=log)
+    rounds = replay_rounds(
+        game=match.game, names=names, perspective=perspective, log=log, phrases=phrases
+    )
     return marks_attach(rounds, marks)
+
+
+def _phrases_key(phrases: list[SaidPhrase]) -> str:
+    """A short key of the visible phrases for the move list's cache ("-": none)."""
+    if not phrases:
+        return "-"
+    text = ";".join(f"{p.ply},{p.seat},{p.key}" for p in phrases)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def _refused(request: HttpRequest, match: Match, message: str, status: int) -> HttpResponse:

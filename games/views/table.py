@@ -45,11 +45,15 @@ def _table(request: HttpRequest, match: Match, seats: list[Seat]) -> TableData:
 @login_required_htmx
 @require_GET
 def match_table_poll(request: HttpRequest, pk: int) -> HttpResponse:
-    """The poll: 204 while ``?version`` is current (one small query, no engine work)."""
-    version = match_poll_version(match_id=pk, user=request.user)
-    if version is None:
+    """The poll: 204 while ``?version`` and ``?phrases`` (the table phrases said, which do not
+    raise the version: docs/phrases.md; left out while none was said, so missing means 0) are
+    current (one small query, no engine work). A move's answer asks ``phrases=-1`` of a table
+    with phrases, so its next poll brings the phrases said meanwhile."""
+    marks = match_poll_version(match_id=pk, user=request.user)
+    if marks is None:
         raise Http404
-    if request.GET.get("version") == str(version):
+    version, said = marks
+    if request.GET.get("version") == str(version) and request.GET.get("phrases", "0") == str(said):
         return HttpResponse(status=204)
     match = Match.objects.get(pk=pk)
     seats = match_seats(match_id=match.pk)

@@ -24,6 +24,11 @@ from tests.functional.pages import log_in
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
+def _say(page, words: str) -> None:
+    page.locator("#phrase-key").select_option(label=words)
+    page.locator("#phrase-say").click()
+
+
 def _play_the_people_to_the_end(match: Match, rng: random.Random) -> None:
     """Random legal moves for the two people until the match is over; the greedy bot answers
     each of its turns on commit (tasks run eagerly in tests), as the worker would."""
@@ -91,6 +96,14 @@ def test_friends_challenge_play_a_bot_talk_and_take_a_rematch(live_server, make_
     version = int(first.locator("#table").get_attribute("data-version"))
     first.locator("#table button.move").first.click()
     expect(first.locator("#table")).not_to_have_attribute("data-version", str(version))
+
+    # A word at the table each way, reaching the other seat's open table through its poll.
+    for page in (ann, bea):
+        page.goto(f"{live_server.url}/matches/{match.pk}/")
+    _say(ann, "Good luck")
+    expect(bea.locator("#event-log li").first).to_have_text("ann: \u201cGood luck\u201d")
+    _say(bea, "Thanks")
+    expect(ann.locator("#event-log li").first).to_have_text("bea: \u201cThanks\u201d")
     _play_the_people_to_the_end(match, random.Random(24))
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED

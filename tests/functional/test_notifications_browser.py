@@ -43,6 +43,7 @@ def test_each_box_sits_beside_its_label(live_server, make_context, viewport):
         "notice_invitations",
         "notice_turns",
         "notice_finished",
+        "mute_phrases",
     ]
     for item in found:
         _, box_top, box_right, box_bottom = item["box"]

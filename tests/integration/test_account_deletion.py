@@ -29,7 +29,8 @@ from accounts.models import (
     TimeZoneSetting,
 )
 from games.engines.records import record_verify
-from games.models import Match, Rating, RatingChange, Seat
+from games.models import Match, Rating, RatingChange, Seat, TablePhrase
+from games.services.phrases import phrase_say
 from games.services.ratings import ratings_update_due
 from tests import factories
 
@@ -102,6 +103,7 @@ def test_deleting_resigns_cancels_leaves_and_anonymises(zep, bea, cal, caplog):
     Block.objects.create(blocker=bea, blocked=zep)
     ChallengeSetting.objects.create(user=zep, who=ChallengeSetting.Who.FRIENDS)
     MatchNotice.objects.create(user=zep, match=matches["run"], seen_at=timezone.now())
+    phrase_say(match_id=matches["run"].pk, user=zep, key="good_luck")
     AccessAttempt.objects.create(username=NAME, ip_address="10.0.0.1", failures_since_start=1)
     rating = Rating.objects.get(user=zep, game="faraway")
     others = set(RatingChange.objects.exclude(rating=rating).values_list("pk", flat=True))
@@ -135,6 +137,7 @@ def test_deleting_resigns_cancels_leaves_and_anonymises(zep, bea, cal, caplog):
         assert not model.objects.filter(user=zep).exists(), model.__name__
     assert not Follow.objects.exists() and not Block.objects.exists()  # both ways
     assert not MatchNotice.objects.filter(user=zep).exists()
+    assert not TablePhrase.objects.filter(user=zep).exists()
     assert not AccessAttempt.objects.filter(username__iexact=NAME).exists()
     # every session ended: the other browser is signed out
     assert other_client.get("/accounts/").status_code == 302

@@ -72,6 +72,12 @@ FORMS = {
     "go on holiday": {"until": "{today}"},
     "holiday, too long": {"until": "{too_far}"},
     "rename ann": {"new_name": "annabel", "password": factories.PASSWORD, "current": "ann"},
+    # Table phrases (docs/phrases.md): a key from the game's list, or one from no list.
+    "say a phrase": {"phrase": "good_luck"},
+    "say a phrase, plain": {"phrase": "good_luck"},
+    "phrase off the list": {"phrase": "hello, world"},
+    "private phrase": {"phrase": "land_ho"},
+    "finished phrase": {"phrase": "good_game"},
 }
 # Leaving (docs/leaving.md): every such POST carries its confirmation page's field.
 FORMS |= {what: {"password": "wrong"} for what in ("close, wrong pw", "delete, wrong pw")}
@@ -180,6 +186,15 @@ MATRIX_TEXT = [
     ("poll, old version",  "GET hx", "/matches/{pub}/table/?version=0",     L, 200, 200, 200, 200),
     ("move",               "POST hx","/matches/{pub}/move/",                L, 403, 200, 409, 403),
     ("move, stale",        "POST hx","/matches/{pub}/move/",                L, 403, 409, 409, 403),
+    # A word at the table (docs/phrases.md): its seats say one; the poll then sees them.
+    ("say a phrase",       "POST hx","/matches/{pub}/phrase/",              L, 403, 200, 200, 403),
+    ("say a phrase, plain","POST",   "/matches/{pub}/phrase/",              L, 403,   T,   T, 403),
+    ("phrase off the list","POST hx","/matches/{pub}/phrase/",              L, 403, 400, 400, 403),
+    ("phrase by GET",      "GET",    "/matches/{pub}/phrase/",              L, 405, 405, 405, 405),
+    ("poll, no phrases",   "GET hx", "/matches/{pub}/table/?version={pv}&phrases=0",
+                                                                            L, 204, 204, 204, 204),
+    ("poll, phrases gone", "GET hx", "/matches/{pub}/table/?version={pv}&phrases=-1",
+                                                                            L, 200, 200, 200, 200),
     ("take a seat, full",  "POST",   "/matches/{pub}/join/",                L,   T,   T,   T,   T),
     # Leaving it (docs/leaving.md): a page that asks first, then its form. A seat resigns (at
     # two seats that ends the match); nobody cancels or leaves a match that has begun.
@@ -203,6 +218,7 @@ MATRIX_TEXT = [
     ("private partial",    "GET hx", "/matches/{priv}/",                    L, 404, 200, 200, 404),
     ("private poll",       "GET hx", "/matches/{priv}/table/?version={qv}",  L, 404, 204, 204, 404),
     ("private move",       "POST hx","/matches/{priv}/move/",               L, 404, 200, 409, 404),
+    ("private phrase",     "POST hx","/matches/{priv}/phrase/",             L, 404, 200, 200, 404),
     ("private join",       "POST",   "/matches/{priv}/join/",               L, 404,   T, 404, 404),
     ("private replay",     "GET",    "/matches/{priv}/replay/",             L, 404, 200, 200, 404),
     ("private as seat 0",  "GET",    "/matches/{priv}/replay/?as=0",        L, 404, 200, 403, 404),
@@ -221,6 +237,7 @@ MATRIX_TEXT = [
     ("finished table",     "GET",    "/matches/{fin}/",                     L, 200, 200, 200, 200),
     ("finished poll",      "GET hx", "/matches/{fin}/table/?version=0",     L, 286, 286, 286, 286),
     ("finished move",      "POST hx","/matches/{fin}/move/",                L, 403, 409, 409, 403),
+    ("finished phrase",    "POST hx","/matches/{fin}/phrase/",              L, 403, 200, 200, 403),
     ("finished resign",    "POST",   "/matches/{fin}/resign/",              L, 403, 409, 409, 403),
     ("finished, all hands","GET",    "/matches/{fin}/replay/?as=all",       L, 200, 200, 200, 200),
     ("finished, as seat 1","GET",    "/matches/{fin}/replay/?as=1",         L, 200, 200, 200, 200),

@@ -15,6 +15,7 @@ from accounts import tasks
 from accounts.models import DataExport, NotificationSettings, TimeZoneSetting
 from games.engines import get_engine
 from games.models import Match, Seat
+from games.services.phrases import phrase_say
 from games.services.ratings import ratings_update_due
 from tests import factories
 
@@ -56,6 +57,8 @@ def test_the_export_holds_the_persons_data_and_their_seats_records(ann, bea, cal
     NotificationSettings.objects.create(user=ann, email_deadline=False)
     NotificationSettings.objects.create(user=bea, email_turn=False)
     TimeZoneSetting.objects.create(user=ann, zone="Europe/Paris")
+    phrase_say(match_id=running.pk, user=ann, key="oops")
+    phrase_say(match_id=running.pk, user=bea, key="thanks")  # bea's, not in ann's file
     client = factories.client_for(ann)
     assert prepare(client).status_code == 302
     export = DataExport.objects.get(user=ann)
@@ -74,12 +77,14 @@ def test_the_export_holds_the_persons_data_and_their_seats_records(ann, bea, cal
         "notice_invitations": True,
         "notice_turns": True,
         "notice_finished": True,
+        "mute_phrases": False,
     }
     assert body["time_zone"] == "Europe/Paris" and body["holiday"] is None
     assert body["account"]["former_names"] == [] and body["account"]["email_pending"] is None
     assert [r["game"] for r in body["ratings"]] == ["faraway"]
     assert body["ratings"][0]["changes"][0]["match"] == finished.pk
     assert body["relations"]["matches_created"] == [finished.pk]
+    assert [(p["match"], p["phrase"]) for p in body["table_phrases"]] == [(running.pk, "Oops")]
     by_match = {m["match"]: m for m in body["matches"]}
     # finished: the full record (seed revealed); running: ann's seat's record, as record.json
     assert by_match[finished.pk]["record"]["seed"] is not None

@@ -72,7 +72,7 @@ from accounts.models import (
     PendingEmail,
     TimeZoneSetting,
 )
-from games.models import Invitation, Match, Move, Rating, RatingChange, Seat
+from games.models import Invitation, Match, Move, Rating, RatingChange, Seat, TablePhrase
 from games.services import match_create
 from games.services.invitations import match_challenge_create, rematch_offer
 from tests import factories
@@ -94,6 +94,7 @@ SITE_ROUTES: dict[str, dict[str, str]] = {
     "match_join": {"pk": "match"},
     "match_move": {"pk": "match"},
     "match_table": {"pk": "match"},
+    "match_phrase": {"pk": "match"},
     "match_resign": {"pk": "match"},
     "match_cancel": {"pk": "match"},
     "match_leave": {"pk": "match"},
@@ -513,6 +514,7 @@ QUERY_KEYS = [
     "as",
     "v",
     "version",
+    "phrases",
     "page",
     "vs",
     "game",
@@ -602,6 +604,9 @@ FORM_KEYS = [
     "seat_2",
     "challenge_1",
     "challenge_2",  # the new-match form's challenges (docs/invitations.md)
+    "phrase",  # table phrases (docs/phrases.md)
+    "phrases_watchers",
+    "mute_phrases",
 ]
 
 
@@ -615,6 +620,7 @@ def form_strategy(world: World) -> st.SearchStrategy[dict[str, list[str]]]:
         ),
         st.sampled_from(["yes", "YES", "no"]),
         st.sampled_from(["anyone", "played", "friends", "nobody", "account", "friends "]),
+        st.sampled_from(["good_luck", "good_game", "land_ho", "nice_story", "GOOD_LUCK"]),
         st.sampled_from([*world.usernames, *world.passwords, "ann@example.com", "on"]),
         st.sampled_from(["Asia/Tokyo", "UTC", "Factory", "../../etc/passwd", "/etc/localtime"]),
         st.dates().map(lambda day: day.isoformat()),  # the holiday's last day, and nonsense ones
@@ -833,6 +839,7 @@ def rows_snapshot() -> tuple[Any, ...]:
         list(ChallengeSetting.objects.order_by("pk").values_list()),
         list(Invitation.objects.order_by("pk").values_list()),
         LogEntry.objects.count(),
+        list(TablePhrase.objects.order_by("pk").values_list()),
     )
 
 

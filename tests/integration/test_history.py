@@ -363,7 +363,9 @@ def test_query_count_does_not_grow_with_the_matches(ann, bea, ann_client):
     few = counts()
     many_finished(ann, bea, 495)
     assert counts() == few
-    assert max(few) <= 8
+    # The page's own reads, + the nav badge: its settings row and a count per notice kind
+    # (docs/notifications.md); the htmx fragments render no badge.
+    assert max(few) <= 11
 
 
 @pytest.mark.parametrize(

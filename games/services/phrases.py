@@ -1,0 +1,61 @@
+"""A seated person says a preset phrase at the table (docs/phrases.md). One transaction under
+the match's row lock, so two phrases of one person queue and the rate and repeat checks see
+each other. It raises ``phrase_count``, never ``version``: a move made at the same time is not
+stale."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from games.models import Match, Seat, TablePhrase
+from games.phrases import PHRASES_PER_MINUTE, game_phrases
+from games.services.errors import Rejected
+
+NOT_SEATED = "Only the people seated at this table may say something there."
+NOT_ON_LIST = "That is not one of this table's phrases."
+NOT_NOW = "Phrases are said at a table in play or just finished."
+TOO_MANY = f"At most {PHRASES_PER_MINUTE} phrases a minute: wait a moment."
+REPEATED = "You said that just now: say something else first."
+
+
+def phrase_say(*, match_id: int, user: AbstractBaseUser, key: str) -> TablePhrase:
+    """``user`` says phrase ``key`` at match ``match_id``'s table, or ``Rejected`` (nothing
+    changed): not seated (403), a table not dealt or called off (409), a key not on the game's
+    list (400), a fourth phrase within a minute (429), the same phrase as their last (409)."""
+    with transaction.atomic():
+        match = (
+            Match.objects.select_for_update()
+            .only("pk", "game", "status", "ply", "phrase_count")
+            .filter(pk=match_id)
+            .first()
+        )
+        if match is None:
+            raise Rejected("There is no such match.", status=404)
+        seat = Seat.objects.filter(match_id=match_id, user_id=user.pk).only("index").first()
+        if seat is None:
+            raise Rejected(NOT_SEATED, status=403)
+        if match.status not in (Match.Status.ACTIVE, Match.Status.FINISHED):
+            raise Rejected(NOT_NOW, status=409)
+        if key not in dict(game_phrases(match.game)):
+            raise Rejected(NOT_ON_LIST, status=400)
+        now = timezone.now()
+        recent = list(
+            TablePhrase.objects.filter(match_id=match_id, user_id=user.pk)
+            .order_by("-id")
+            .values_list("key", "said_at")[:PHRASES_PER_MINUTE]
+        )
+        if recent and recent[0][0] == key:
+            raise Rejected(REPEATED, status=409)
+        minute_ago = now - datetime.timedelta(minutes=1)
+        if len(recent) == PHRASES_PER_MINUTE and recent[-1][1] > minute_ago:
+            raise Rejected(TOO_MANY, status=429)
+        phrase = TablePhrase.objects.create(
+            match_id=match_id, user_id=user.pk, seat=seat.index, ply=match.ply, key=key
+        )
+        Match.objects.filter(pk=match_id).update(phrase_count=F("phrase_count") + 1)
+    return phrase

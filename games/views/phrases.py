@@ -1,0 +1,46 @@
+"""A seated person says a preset phrase at the table (docs/phrases.md): a plain form that
+redirects to the table, or htmx that swaps the table in with the phrase in its log."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+from django_htmx.http import trigger_client_event
+
+from games.forms import PhraseForm
+from games.presentation.table import table_page
+from games.selectors import match_table, seat_of
+from games.services import Rejected
+from games.services.phrases import phrase_say
+from games.views.common import login_required_htmx, visible_match
+from games.views.table import TABLE_CHANGED, TABLE_PARTIAL
+
+
+@login_required_htmx
+@require_POST
+def match_phrase(request: HttpRequest, pk: int) -> HttpResponse:
+    """Say the posted phrase, or show the table with the refusal (nothing said). A private
+    match of others is a 404, as everywhere."""
+    visible_match(request, pk)
+    form = PhraseForm(request.POST)
+    error, status = "", 200
+    if not form.is_valid():
+        error, status = "Pick one of the table's phrases.", 400
+    else:
+        try:
+            phrase_say(match_id=pk, user=request.user, key=form.cleaned_data["phrase"])
+        except Rejected as exc:
+            error, status = exc.message, exc.status
+    if not error and not request.htmx:
+        return redirect("match_detail", pk=pk)
+    match, seats = visible_match(request, pk)
+    data = match_table(
+        match=match, seat=seat_of(seats, request.user), seats=seats, viewer_id=request.user.pk
+    )
+    context = table_page(data)
+    if error:
+        context["error"] = error
+    template = TABLE_PARTIAL if request.htmx else "games/match.html"
+    response = render(request, template, context, status=status)
+    return trigger_client_event(response, TABLE_CHANGED) if request.htmx else response
