@@ -9,7 +9,6 @@ from collections.abc import Iterable
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
@@ -18,6 +17,7 @@ from accounts.notify import INVITATION, unsubscribe_url, wants
 from accounts.time_zone import zone_of
 from games import queue
 from games.models import Invitation
+from games.services.notifications import one_click_mail
 
 
 def invitation_mails_enqueue(*, invitation_ids: Iterable[int]) -> None:
@@ -72,17 +72,11 @@ def _mail(invitation: Invitation, address: str) -> EmailMultiAlternatives:
         "settings_url": f"{site}{reverse('notification_settings')}",
         "unsubscribe_url": unsubscribe,
     }
-    with timezone.override(zone):
-        body = render_to_string("games/mail/invitation.txt", context)
-        html = render_to_string("games/mail/invitation.html", context)
-    mail = EmailMultiAlternatives(
+    return one_click_mail(
         subject=subject,
-        body=body,
-        to=[address],
-        headers={
-            "List-Unsubscribe": f"<{unsubscribe}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-        },
+        template="games/mail/invitation",
+        context=context,
+        zone=zone,
+        address=address,
+        unsubscribe=unsubscribe,
     )
-    mail.attach_alternative(html, "text/html")
-    return mail

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -99,9 +100,31 @@ def notice_mail(
     address = confirmed_address(user)
     if address is None:
         raise ValueError(f"user {user.pk} has no confirmed address to mail")
+    return one_click_mail(
+        subject=subject,
+        template="accounts/mail/notice",
+        context=context,
+        zone=zone,
+        address=address,
+        unsubscribe=unsubscribe,
+    )
+
+
+def one_click_mail(
+    *,
+    subject: str,
+    template: str,
+    context: dict[str, Any],
+    zone: Any,
+    address: str,
+    unsubscribe: str,
+) -> EmailMultiAlternatives:
+    """A notification mail: ``template``'s ``.txt`` and ``.html`` rendered in the reader's
+    ``zone``, to their confirmed ``address``, with the one-click ``unsubscribe`` link's RFC 8058
+    headers. Every kind of notification mail (turn, reminder, invitation) is built here."""
     with timezone.override(zone):
-        body = render_to_string("accounts/mail/notice.txt", context)
-        html = render_to_string("accounts/mail/notice.html", context)
+        body = render_to_string(f"{template}.txt", context)
+        html = render_to_string(f"{template}.html", context)
     mail = EmailMultiAlternatives(
         subject=subject,
         body=body,
