@@ -4,7 +4,7 @@
 // partial exactly as a poll does (its hx-get answers 204 when the page is current), and a "badge"
 // event refreshes the nav badge when its count changed. While the stream is down (no Redis, a
 // proxy that drops it, a server restarting) the page polls as before: the table every 2 s, the
-// badge every 30 s. A hidden tab does neither: it closes its stream and stops its timers, and on
+// badge every 30 s and after each table swapped in. A hidden tab does neither: it closes its stream and stops its timers, and on
 // becoming visible it reconnects (the stream sends the current state at once) or polls at once.
 (function () {
   "use strict";
@@ -100,6 +100,13 @@
     close();
     pollStop();
   }
+
+  // A table swapped in (a move's answer, a poll's news) may change the badge's count: with no
+  // stream to tell it, the badge asks at once, so the two agree.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var target = event.detail && event.detail.target;
+    if (target && target.id === "table" && !(source && source.readyState === 1)) badgeFetch();
+  });
 
   document.addEventListener("visibilitychange", function () {
     if (visible()) shown();
