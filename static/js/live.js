@@ -10,7 +10,11 @@
   "use strict";
   var TABLE_EVERY = 2000;
   var BADGE_EVERY = 30000;
-  var REOPEN_AFTER = 10000; // a stream refused (503) or failed: try again after this, polling
+  // A stream refused (503 while Redis is down, 204 where a server has none): poll, and try
+  // again after 10 s, then twice as long each time it is refused again, up to 5 minutes.
+  var REOPEN_FIRST = 10000;
+  var REOPEN_MOST = 300000;
+  var reopenAfter = REOPEN_FIRST;
   var url = document.body && document.body.dataset.live;
   var source = null;
   var reopenTimer = null;
@@ -69,7 +73,10 @@
   function open() {
     if (!url || source || !window.EventSource) return false;
     source = new window.EventSource(url);
-    source.addEventListener("open", pollStop);
+    source.addEventListener("open", function () {
+      reopenAfter = REOPEN_FIRST;
+      pollStop();
+    });
     source.addEventListener("table", onTable);
     source.addEventListener("badge", onBadge);
     source.addEventListener("error", function () {
@@ -82,7 +89,8 @@
         reopenTimer = window.setTimeout(function () {
           reopenTimer = null;
           if (visible()) open();
-        }, REOPEN_AFTER);
+        }, reopenAfter);
+        reopenAfter = Math.min(reopenAfter * 2, REOPEN_MOST);
       }
     });
     return true;
