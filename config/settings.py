@@ -379,6 +379,10 @@ PARLOUR_LIVE_CHANNEL = os.environ.get(
     "PARLOUR_LIVE_CHANNEL",
     f"parlour:live:{CELERY_TASK_DEFAULT_QUEUE}:{DATABASES['default']['NAME']}",
 )
+# Seconds a process skips Redis after a failed publish (games/live/publish.py); a hub that has
+# just (re)subscribed waits this long (and a little more) before it takes streams, so no message
+# skipped meanwhile by another process goes unannounced to a stream that started after it.
+PARLOUR_LIVE_BACKOFF = float(os.environ.get("PARLOUR_LIVE_BACKOFF", "1"))
 # Seconds between the stream's keep-alive comments (proxies close a connection silent for long).
 PARLOUR_LIVE_HEARTBEAT = float(os.environ.get("PARLOUR_LIVE_HEARTBEAT", "15"))
 
