@@ -7,8 +7,9 @@ servers did; it sends its own tasks (a match that starts with a bot's turn) to t
 queue. Every process a test starts is stopped when it ends, failed or not.
 
 Run on its own (``make test-faults``): the default connection is repointed for the session.
-A missing binary (initdb, pg_ctl, redis-server, gunicorn, celery) skips these tests, or fails it
-under ``REQUIRE_SERVICES=1`` (tests/conftest.py's policy).
+A missing binary (initdb, pg_ctl, redis-server, gunicorn, celery; nginx for the tests that use
+the ``nginx_binary`` fixture) skips these tests, or fails them under ``REQUIRE_SERVICES=1``
+(tests/conftest.py's policy).
 """
 
 from __future__ import annotations
@@ -37,15 +38,24 @@ SWEEP_EVERY = 1
 SWEEP_AFTER = 2
 
 
-@pytest.fixture(scope="session")
-def binaries() -> None:
-    missing = missing_binaries()
+def _required(missing: list[str]) -> None:
     if not missing:
         return
     why = f"the fault tests need {', '.join(missing)}"
     if os.environ.get("REQUIRE_SERVICES") == "1":
         pytest.fail(f"REQUIRE_SERVICES=1 but {why}")
     pytest.skip(why)
+
+
+@pytest.fixture(scope="session")
+def binaries() -> None:
+    _required(missing_binaries())
+
+
+@pytest.fixture(scope="session")
+def nginx_binary(binaries) -> None:
+    """For the tests behind the proxy: Debian's nginx too (``.ci/run`` installs nginx-light)."""
+    _required(missing_binaries(nginx=True))
 
 
 @pytest.fixture(scope="session")
