@@ -31,7 +31,13 @@ from django.test import Client
 from config.publish import broker_backoff_reset
 from tests import factories
 from tests.stack.http import Browser
-from tests.stack.processes import PostgresCluster, RedisServer, Stack, missing_binaries
+from tests.stack.processes import (
+    Nginx,
+    PostgresCluster,
+    RedisServer,
+    Stack,
+    missing_binaries,
+)
 
 # Seconds: beat sweeps every SWEEP_EVERY and re-sends a bot turn that sat still SWEEP_AFTER.
 SWEEP_EVERY = 1
@@ -137,9 +143,13 @@ def person(prefix: str):
     return factories.user_make(f"{prefix}-{uuid.uuid4().hex[:8]}")
 
 
-def visitor_for(stack: Stack, user) -> Browser:
-    """A browser signed in as ``user``: a real session row, made as a sign-in makes it."""
+def visitor_for(stack: Stack, user, proxy: Nginx | None = None) -> Browser:
+    """A browser signed in as ``user``: a real session row, made as a sign-in makes it. It
+    talks to the stack's web port, or with ``proxy`` to nginx over HTTPS."""
     client = Client()
     client.force_login(user)
     name = settings.SESSION_COOKIE_NAME
-    return Browser(stack.web_port, {name: client.cookies[name].value})
+    cookies = {name: client.cookies[name].value}
+    if proxy is not None:
+        return Browser(proxy.port, cookies, tls=proxy.tls)
+    return Browser(stack.web_port, cookies)
