@@ -75,6 +75,7 @@ class Browser:
         if form is not None:
             body = urlencode(form)
             sent["Content-Type"] = "application/x-www-form-urlencoded"
+            sent.setdefault("Origin", self.origin)  # as browsers send with every POST
             if self.token:
                 sent.setdefault("X-CSRFToken", self.token)
         started = time.perf_counter()
@@ -102,6 +103,10 @@ class Browser:
         return Answer(response.status, response.headers, data.decode("utf-8", "replace"), seconds)
 
     @property
+    def origin(self) -> str:
+        return f"{'https' if self.tls else 'http'}://{self.host}:{self.port}"
+
+    @property
     def token(self) -> str:
         cookie = _cookie_name("CSRF_COOKIE_NAME", "csrftoken")
         return self.csrf_token or self.cookies.get(cookie, "")
@@ -111,7 +116,7 @@ class Browser:
         page = path.split("?")[0].removesuffix("move/").removesuffix("table/")
         return {
             "HX-Request": "true",
-            "HX-Current-URL": f"{'https' if self.tls else 'http'}://{self.host}:{self.port}{page}",
+            "HX-Current-URL": f"{self.origin}{page}",
             "HX-Target": "table",
         }
 

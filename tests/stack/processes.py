@@ -295,20 +295,25 @@ class Stack:
         asgi: bool = False,
         name: str = "web",
     ) -> Process:
-        """gunicorn as the Procfile runs it, every request logged: sync workers on
-        ``config.wsgi``, or with ``asgi`` uvicorn workers on ``config.asgi`` (which serve the
-        live streams); on ``host:port`` (any loopback address, 127.0.0.2 for a second node;
-        the stack's ``web_port`` unless given). Ready when it answers the sign-in page and all
-        its workers are up."""
+        """gunicorn, every request logged: sync workers on ``config.wsgi``, or with ``asgi``
+        as the Procfile's ``web:`` runs it (uvicorn workers on ``config.asgi``, which serve the
+        live streams, with the database pool); on ``host:port`` (any loopback address,
+        127.0.0.2 for a second node; the stack's ``web_port`` unless given). Ready when it
+        answers the sign-in page and all its workers are up."""
         port = port or self.web_port
-        app = ["config.asgi:application", "-k", "uvicorn_worker.UvicornWorker"] if asgi else []
-        argv = [str(VENV_BIN / "gunicorn"), *(app or ["config.wsgi"]), "--bind", f"{host}:{port}"]
-        argv += ["--workers", str(workers), "--timeout", "60", "--access-logfile", "-"]
+        argv = [str(VENV_BIN / "gunicorn"), "config.wsgi"]
+        env = {}
+        if asgi:
+            argv = [str(VENV_BIN / "gunicorn"), "config.asgi:application"]
+            argv += ["-k", "uvicorn_worker.UvicornWorker", "--graceful-timeout", "5"]
+            env["PARLOUR_DB_POOL"] = "1"
+        argv += ["--bind", f"{host}:{port}", "--workers", str(workers), "--timeout", "60"]
+        argv += ["--access-logfile", "-"]
         # No control socket: gunicorn's default is ~/.gunicorn/gunicorn.ctl, one path that every
         # gunicorn on the machine (two nodes, other stacks) would take from the others.
         argv += ["--no-control-socket"]
         hosts = self.env["ALLOWED_HOSTS"]  # the node answers its own address too (readiness)
-        process = self._start(name, argv, ALLOWED_HOSTS=f"{hosts},{host}")
+        process = self._start(name, argv, ALLOWED_HOSTS=f"{hosts},{host}", **env)
         process.address = f"{host}:{port}"
         from tests.stack.http import Browser
 
