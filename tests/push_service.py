@@ -25,6 +25,9 @@ import http_ece
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+from django.utils import timezone
+
+from accounts.models import PushSubscription
 
 
 def b64url(raw: bytes) -> str:
@@ -138,3 +141,17 @@ def vapid_claims(push: Received, public_key: str) -> dict[str, Any]:
     found = json.loads(unb64url(claims))
     assert time.time() < found["exp"] <= time.time() + 24 * 3600  # RFC 8292: at most a day
     return found
+
+
+def device_make(user: Any, name: str = "phone") -> PushSubscription:
+    """A push device of ``user``'s on a real push service's address (never sent to: for the
+    tests that only need the row), as a browser's subscription leaves it."""
+    browser = Browser()
+    return PushSubscription.objects.create(
+        user=user,
+        endpoint=f"https://fcm.googleapis.com/fcm/send/{user.username}-{name}",
+        p256dh=browser.p256dh,
+        auth=b64url(browser.auth),
+        label="Chrome on Android",
+        created_at=timezone.now(),
+    )
