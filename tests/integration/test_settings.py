@@ -25,8 +25,9 @@ PRODUCTION_VAPID = {
 }
 
 
-def test_production_settings_pass_check_deploy(tmp_path):
-    env = {
+def _production_env(tmp_path: Path) -> dict[str, str]:
+    """The environment of a production deployment that sets everything it must."""
+    return {
         **os.environ,
         "PARLOUR_PRODUCTION": "1",
         "SECRET_KEY": "a-long-random-production-secret-for-the-check-" + "x" * 40,
@@ -34,17 +35,25 @@ def test_production_settings_pass_check_deploy(tmp_path):
         "PARLOUR_DATA_DIR": str(tmp_path),
         **PRODUCTION_VAPID,
     }
-    # The test run's own conveniences are no part of a deployment.
-    for name in ("DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE", "DJANGO_SETTINGS_MODULE"):
-        env.pop(name, None)
-    result = subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+
+
+def _manage(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
         cwd=ROOT,
         env=env,
         capture_output=True,
         text=True,
         timeout=120,
     )
+
+
+def test_production_settings_pass_check_deploy(tmp_path):
+    env = _production_env(tmp_path)
+    # The test run's own conveniences are no part of a deployment.
+    for name in ("DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE", "DJANGO_SETTINGS_MODULE"):
+        env.pop(name, None)
+    result = _manage(env, "check", "--deploy", "--fail-level", "WARNING")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
 
@@ -52,36 +61,15 @@ def test_production_settings_pass_check_deploy(tmp_path):
 def test_production_refuses_to_start_without_a_secret_key(tmp_path):
     env = {**os.environ, "PARLOUR_PRODUCTION": "1", "PARLOUR_DATA_DIR": str(tmp_path)}
     env.pop("SECRET_KEY", None)
-    result = subprocess.run(
-        [sys.executable, "manage.py", "check"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = _manage(env, "check")
     assert result.returncode != 0
     assert "SECRET_KEY must be set" in result.stderr
 
 
 def test_production_refuses_to_start_without_vapid_keys(tmp_path):
-    env = {
-        **os.environ,
-        "PARLOUR_PRODUCTION": "1",
-        "SECRET_KEY": "a-long-random-production-secret-for-the-check-" + "x" * 40,
-        "ALLOWED_HOSTS": "parlour.example.org",
-        "PARLOUR_DATA_DIR": str(tmp_path),
-        "PARLOUR_VAPID_PUBLIC_KEY": VAPID_PUBLIC,  # one of the two is not enough
-    }
-    env.pop("PARLOUR_VAPID_PRIVATE_KEY", None)
-    result = subprocess.run(
-        [sys.executable, "manage.py", "check"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    env = _production_env(tmp_path)
+    env.pop("PARLOUR_VAPID_PRIVATE_KEY")  # the public key alone is not enough
+    result = _manage(env, "check")
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr
     assert "PARLOUR_VAPID_PRIVATE_KEY and PARLOUR_VAPID_PUBLIC_KEY must be set" in result.stderr
