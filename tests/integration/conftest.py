@@ -53,7 +53,8 @@ def _forget_the_session_queue() -> Iterator[None]:
 
 @pytest.fixture(scope="session")
 def celery_includes() -> tuple[str, ...]:
-    return ("games.tasks",)
+    # Both apps' tasks, as a deployed worker has them: a move also sends accounts.turn_push.
+    return ("games.tasks", "accounts.tasks")
 
 
 @pytest.fixture(scope="session")
