@@ -53,8 +53,7 @@ def _forget_the_session_queue() -> Iterator[None]:
 
 @pytest.fixture(scope="session")
 def celery_includes() -> tuple[str, ...]:
-    # Both apps' tasks, as a deployed worker has them: a move also sends accounts.turn_push.
-    return ("games.tasks", "accounts.tasks")
+    return ("games.tasks",)
 
 
 @pytest.fixture(scope="session")
