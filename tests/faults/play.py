@@ -18,7 +18,7 @@ MARGIN = 0.5
 def two_matches_served(stack: Stack) -> tuple[Match, dict[int, Browser], Match, Browser]:
     """Web, worker and beat started; a Faraway match between two people (and their signed-in
     visitors by seat) and one between the first of them and a greedy bot (and her visitor)."""
-    stack.web()
+    stack.web(asgi=True)  # as the Procfile serves
     stack.worker()
     stack.beat()
     ann, bea = person("ann"), person("bea")

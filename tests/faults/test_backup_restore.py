@@ -168,7 +168,7 @@ def record_of(browser: Browser, pk: int) -> dict:
 def tables_made(stack: Stack) -> tuple[list[Followed], Browser]:
     """The site's processes started and the matches made (see the module docstring, step 1);
     the matches and a signed-in browser of ann's, who can read every one of them."""
-    stack.web()
+    stack.web(asgi=True)  # as the Procfile serves
     stack.worker()
     stack.beat()
     ann, bea = person("ann"), person("bea")
@@ -291,7 +291,7 @@ def restored_served(
             browser.port = restored.web_port
     with default_database_at(database, django_db_blocker):
         waiting_on_bots = bots_awaited(tables)
-    restored.web()
+    restored.web(asgi=True)  # as the Procfile serves
     worker = restored.worker()
     restored.beat()
 

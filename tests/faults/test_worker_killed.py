@@ -24,7 +24,7 @@ def _received(log: str) -> int:
 
 
 def test_a_bot_turn_cut_by_sigkill_is_played_once_after_a_new_worker_starts(stack):
-    stack.web()
+    stack.web(asgi=True)  # as the Procfile serves
     stack.beat()
     first = stack.worker(PARLOUR_BOT_STRONG_BUDGET_MS=str(THINKING_MS))
     ann = person("ann")
