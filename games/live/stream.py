@@ -25,6 +25,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.handlers.asgi import ASGIRequest
+from django.db import connections
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 
@@ -43,8 +44,30 @@ def table_id(marks: tuple[int, int]) -> str:
 
 
 def _badge(user_id: int) -> tuple[int, int]:
-    """The nav badge's count and the matches awaiting the person's move."""
-    return notice_badge_count(user_id), turns_waiting_count(user_id)
+    """The nav badge's count and the matches awaiting the person's move; the connection is
+    handed back at once (below)."""
+    try:
+        return notice_badge_count(user_id), turns_waiting_count(user_id)
+    finally:
+        _release()
+
+
+def _marks(match_id: int, user: AbstractBaseUser) -> tuple[int, int] | None:
+    """``match_poll_version``, the connection handed back at once."""
+    try:
+        return match_poll_version(match_id=match_id, user=user)
+    finally:
+        _release()
+
+
+def _release() -> None:
+    """Close this thread's database connections (back to the pool under PARLOUR_DB_POOL).
+
+    A stream's request lasts as long as the stream, and under ASGI its sync code runs in a
+    thread of its own: a connection it opened (the session, the user, a read) would be held
+    for the stream's whole life, and twenty streams emptied a pool of ten, stopping every page
+    of the process (found by bench/live.py). Each read gives its connection back instead."""
+    connections.close_all()
 
 
 def _event(name: str, data: dict[str, int], event_id: str | None = None) -> str:
@@ -69,7 +92,7 @@ async def live_stream(request: HttpRequest) -> HttpResponse:
         if not raw.isdigit() or len(raw) > 12:
             return _refusal("The match must be given by its number.", 400)
         match_id = int(raw)
-        if await sync_to_async(match_poll_version)(match_id=match_id, user=user) is None:
+        if await sync_to_async(_marks)(match_id, user) is None:
             raise Http404("No such match.")
     if not settings.PARLOUR_LIVE or not isinstance(request, ASGIRequest):
         # Off, or a WSGI server (runserver), which would hold the whole endless answer back:
@@ -87,6 +110,7 @@ async def live_stream(request: HttpRequest) -> HttpResponse:
     )
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    await sync_to_async(_release)()  # the session's and the user's reads: not held open
     return response
 
 
@@ -101,7 +125,7 @@ async def _events(
         yield f"retry: {RETRY_MS}\n\n"
         # Read after listening, so a change between the two is announced, never lost.
         if listener.match_id is not None:
-            marks = await sync_to_async(match_poll_version)(match_id=listener.match_id, user=user)
+            marks = await sync_to_async(_marks)(listener.match_id, user)
             if marks is not None:
                 if table_id(marks) == last_id:
                     sent = marks

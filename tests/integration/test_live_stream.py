@@ -216,3 +216,27 @@ def test_with_live_changes_off_the_page_has_no_stream_and_polls(settings, client
     assert "js/live.js" in page
     settings.PARLOUR_LIVE = True
     assert 'data-live="/live/"' in client.get("/matches/").content.decode()
+
+
+@pytest.mark.services("postgres", "redis")
+def test_open_streams_hold_no_database_connection(live):
+    """Under ASGI a stream's request lasts as long as the stream; its reads must hand their
+    connection back, or twenty streams empty a pool of ten (bench/live.py found it)."""
+    from django.db import connection
+
+    def sessions() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            )
+            return cursor.fetchone()[0]
+
+    ann, bea = factories.user_make("ann"), factories.user_make("bea")
+    match = factories.match_make(game="faraway", players=[ann, bea], seed=5)
+    before = sessions()
+    streams = [open_stream(live, f"/live/?match={match.pk}", ann) for _ in range(6)]
+    for stream in streams:
+        next_named(stream, "badge")
+    assert sessions() <= before + 1  # at most one read under way, none held
+    for stream in streams:
+        stream.close()
