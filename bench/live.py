@@ -13,10 +13,12 @@ import argparse
 import asyncio
 import json
 import random
+import re
 import resource
 import secrets
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,9 +37,10 @@ WORKERS = 2  # the Procfile's
 POLL_EVERY_S = 2.0  # the table's hx-trigger
 TABLES = 100  # public matches the streams and polls are spread over
 RAMP_P99_LIMIT_MS = 1000.0
+# An exception's last line in a server's log ("psycopg.OperationalError: ...").
+EXCEPTION_RE = re.compile(r"^[\w.]+(Error|Exception): .*$", re.MULTILINE)
 GOALS = {
     "streams": ">= 5,000 at <= 5% of one core and <= 100 kB a stream",
-    "ramp": "report",
     "push": "p50 <= 50 ms, p99 <= 250 ms",
     "poll-push": "report",
     "move": "<= 3x (today 3.08-3.19x), 8 statements",
@@ -199,7 +202,7 @@ def table_listener(client: Client, page_port: int) -> Any:
 
 
 def requests_side_by_side(
-    stack: Any, servers: dict[str, Served], args: argparse.Namespace
+    servers: dict[str, Served], args: argparse.Namespace
 ) -> dict[str, dict[str, float]]:
     """bench/web.py's trivial page, 204 poll, re-rendered poll and move POSTs, interleaved
     round by round between the servers (each round starting with the other server), each
@@ -231,13 +234,13 @@ def requests_side_by_side(
         order = list(servers) if r % 2 == 0 else list(reversed(servers))
         for kind in order:
             web.run_rounds(browsers[kind], kinds[kind], range(r, r + 1), record=r >= args.warmup)
-    print("\nPostgreSQL sessions opened by 50 trivial pages in a row (pg_stat_database):")
+    opened = {}
     for kind in servers:
         before = sessions_opened()
         for _ in range(50):
             browsers[kind][0].request("GET", "/bench/trivial/")
         time.sleep(1.5)  # a backend reports its statistics within a second
-        print(f"  {servers[kind].label}: {sessions_opened() - before}")
+        opened[kind] = sessions_opened() - before
     first = kinds["asgi"]
     web.count_queries(first, users, browsers["asgi"], 2 * per_server, args.query_repeats)
     for k, twin in zip(kinds["sync"], first, strict=True):
@@ -247,6 +250,8 @@ def requests_side_by_side(
         f" server after {args.warmup} warm-up rounds, the servers interleaved round by round;"
         " every move POST on a copy of its own"
     )
+    print("\n  PostgreSQL sessions opened by 50 trivial pages in a row (pg_stat_database):")
+    print("\n".join(f"    {servers[kind].label}: {n}" for kind, n in opened.items()))
     ratios: dict[str, dict[str, float]] = {}
     for kind, served in servers.items():
         print(f"\n  {served.label}:")
@@ -292,7 +297,7 @@ class Step:
     tables: int
     samples: list[float]
     dropped: int
-    errors: int
+    errors: Counter
     seconds: float
     client_cpu: float
     postgres: int
@@ -303,7 +308,8 @@ class Step:
         return (
             f"  {self.tables:>6} tables {len(self.samples) / self.seconds:>7.0f} polls/s"
             f"  p50 {p50:>7.1f} ms  p99 {p99:>7.1f} ms  skipped (one in flight) {self.dropped:>5}"
-            f"  errors {self.errors:>3}  client CPU {100 * self.client_cpu / self.seconds:.0f}%"
+            f"  other answers {dict(self.errors) or 0}"
+            f"  client CPU {100 * self.client_cpu / self.seconds:.0f}%"
             f"  PostgreSQL processes {self.postgres}"
         )
 
@@ -353,7 +359,7 @@ async def poll_ramp(
                 count,
                 samples,
                 sum(begin <= d < end for d in dropped),
-                sum(status != 204 for _, _, status in window),
+                Counter(status for _, _, status in window if status != 204),
                 end - begin,
                 time.process_time() - cpu,
                 len(postgres()),
@@ -367,6 +373,15 @@ async def poll_ramp(
             task.cancel()
         await asyncio.gather(*running, return_exceptions=True)
     return results
+
+
+def log_errors(served: Served) -> str:
+    """The exceptions the server logged so far: how many, and the commonest."""
+    found = Counter(m.group(0)[:120] for m in EXCEPTION_RE.finditer(served.process.output()))
+    if not found:
+        return "the server logged no exception"
+    top = "; ".join(f"{n}x {text}" for text, n in found.most_common(2))
+    return f"the server logged {sum(found.values())} exceptions: {top}"
 
 
 def ramp_verdict(steps: list[Step]) -> str:
@@ -613,6 +628,9 @@ def loop_run(coroutine: Any) -> Any:
         return runner.run(coroutine)
 
 
+PARTS = ("requests", "ramp", "watch", "idle")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     files = raise_open_files()
@@ -624,21 +642,17 @@ def main(argv: list[str] | None = None) -> int:
             f"Private PostgreSQL {connection.cursor().connection.info.server_version // 10000}"
             f" cluster (initdb's settings) and Redis; {WORKERS} workers a server, DEBUG off; no"
             f" Celery worker (tasks wait in Redis); open files {files}; this client one asyncio"
-            f" process on the same 2 cores"
+            f" process on the same 2 cores; parts {', '.join(args.parts)}"
         )
         t0 = time.perf_counter()
         tables = public_tables(people[: 2 * TABLES], TABLES)
-        watchers = people[2 * TABLES :]
-        cookies = [session_cookie(key) for key in signed_in_sessions(watchers)]
+        cookies = [session_cookie(key) for key in signed_in_sessions(people[2 * TABLES :])]
         print(
             f"{len(people)} users, {TABLES} public Faraway matches and {len(cookies)} signed-in"
             f" sessions written in {time.perf_counter() - t0:.1f} s"
         )
         connection.close()
         servers = {kind: serve(stack, kind, WORKERS) for kind in SERVERS}
-        ports = {kind: s.port for kind, s in servers.items()}
-
-        ratios = requests_side_by_side(stack, servers, args)
 
         def table_clients(count: int) -> list[Client]:
             return [
@@ -646,93 +660,103 @@ def main(argv: list[str] | None = None) -> int:
                 for i in range(count)
             ]
 
-        ramps = {}
-        for kind in SERVERS:
-            print(
-                f"\n2. Tables polling every {POLL_EVERY_S:g} s on {servers[kind].label}, added"
-                f" step by step ({args.step:g} s a step, the first second not timed)"
-            )
-            steps = loop_run(
-                poll_ramp(
-                    ports[kind],
-                    table_clients(max(args.ramp)),
-                    args.ramp,
-                    args.step,
-                    stack.postgres.pids,
+        found: dict[str, Any] = {}
+        if "requests" in args.parts:
+            found["requests"] = requests_side_by_side(servers, args)
+        if "ramp" in args.parts:
+            found["ramp"] = {}
+            for kind, served in servers.items():
+                print(
+                    f"\n2. Tables polling every {POLL_EVERY_S:g} s on {served.label}, added"
+                    f" step by step ({args.step:g} s a step, the first second not timed)"
                 )
+                clients = table_clients(max(args.ramp))
+                ramp = poll_ramp(served.port, clients, args.ramp, args.step, stack.postgres.pids)
+                found["ramp"][kind] = ramp_verdict(loop_run(ramp))
+                print(f"  {found['ramp'][kind]}; {log_errors(served)}")
+        if "watch" in args.parts:
+            found["watch"] = watch_all(servers, tables[0], people[:2], cookies, args)
+        if "idle" in args.parts:
+            found["idle"] = loop_run(
+                idle_streams(servers["asgi"], table_clients(args.streams), args.hold)
             )
-            ramps[kind] = ramp_verdict(steps)
-            print(f"  {ramps[kind]}")
-
-        stage = tables[0]
-        seats = [people[0], people[1]]
-        players = [Browser(ports["asgi"], timeout=30.0) for _ in seats]
-        sessions = signed_in_sessions(seats)
-        for browser, cookie in zip(players, sessions, strict=True):
-            name, value = session_cookie(cookie).split("=", 1)
-            browser.cookies[name] = value
-        watching = [Client(session_cookie(c), stage.pk, stage.version, seat=True) for c in sessions]
-        watching += [Client(c, stage.pk, stage.version) for c in cookies[: args.watchers - 2]]
-        print(
-            f"\n3. One public match watched by {len(watching)} clients (its 2 seats and"
-            f" {len(watching) - 2} watchers); the seats play {args.moves} moves each way"
-        )
-        ways = (
-            ("streams, everything on ASGI", "asgi", "asgi"),
-            ("streams on ASGI, pages and moves on sync gunicorn", "asgi", "sync"),
-            (f"polling every {POLL_EVERY_S:g} s on sync gunicorn (today)", None, "sync"),
-        )
-        watched = {}
-        for title, stream_kind, page_kind in ways:
-            for browser in players:
-                browser.port = ports[page_kind]
-            result = loop_run(
-                watch_moves(
-                    title,
-                    stage,
-                    players,
-                    watching,
-                    stream_port=ports[stream_kind] if stream_kind else None,
-                    page_port=ports[page_kind],
-                    moves=args.moves,
-                )
-            )
-            watched[title] = result
-            print("\n".join(watched_lines(result)), flush=True)
-
-        idle = loop_run(idle_streams(servers["asgi"], table_clients(args.streams), args.hold))
         stack.stop_all()
-        summary(ratios, ramps, watched, idle)
+        summary(found)
     return 0
 
 
-def summary(
-    ratios: dict[str, dict[str, float]],
-    ramps: dict[str, str],
-    watched: dict[str, Watched],
-    idle: dict[str, float | int],
-) -> None:
+def watch_all(
+    servers: dict[str, Served],
+    stage: Any,
+    seats: list[Any],
+    cookies: list[str],
+    args: argparse.Namespace,
+) -> dict[str, Watched]:
+    """Part 3: the match ``stage`` between ``seats`` watched each way in turn."""
+    players = [Browser(servers["sync"].port, timeout=30.0) for _ in seats]
+    sessions = [session_cookie(key) for key in signed_in_sessions(seats)]
+    for browser, cookie in zip(players, sessions, strict=True):
+        name, value = cookie.split("=", 1)
+        browser.cookies[name] = value
+    watching = [Client(c, stage.pk, stage.version, seat=True) for c in sessions]
+    watching += [Client(c, stage.pk, stage.version) for c in cookies[: args.watchers - 2]]
+    print(
+        f"\n3. One public match watched by {len(watching)} clients (its 2 seats and"
+        f" {len(watching) - 2} watchers); the seats play {args.moves} moves each way"
+    )
+    ways = (
+        ("streams, everything on ASGI", "asgi", "asgi"),
+        ("streams on ASGI, pages and moves on sync gunicorn", "asgi", "sync"),
+        (f"polling every {POLL_EVERY_S:g} s on sync gunicorn (today)", None, "sync"),
+    )
+    watched = {}
+    for title, stream_kind, page_kind in ways:
+        for browser in players:
+            browser.port = servers[page_kind].port
+        result = loop_run(
+            watch_moves(
+                title,
+                stage,
+                players,
+                watching,
+                stream_port=servers[stream_kind].port if stream_kind else None,
+                page_port=servers[page_kind].port,
+                moves=args.moves,
+            )
+        )
+        watched[title] = result
+        print("\n".join(watched_lines(result)), flush=True)
+    return watched
+
+
+def summary(found: dict[str, Any]) -> None:
+    """The issue's table with this run's figure beside each goal (the parts that ran)."""
+
     def p(values: list[float], q: float) -> str:
         return f"{percentile(values, q):.0f} ms" if values else "-"
 
-    print("\nIssue 23's table, this run:")
-    print(f"  {'measure':<62} {'goal':<45} this run")
-    rows = [
-        (
-            "idle streams held by one box (ASGI, 2 workers)",
-            GOALS["streams"],
-            f"{idle['streams']:,} held ({idle['still']:,} open after the hold) at"
-            f" {idle['cpu']:.2f}% of one core, {idle['per_stream_kb']:.0f} kB a stream",
-        ),
-        ("tables polling every 2 s, sync gunicorn (today)", GOALS["ramp"], ramps["sync"]),
-        ("the same under ASGI (for the choice)", "-", ramps["asgi"]),
-    ]
-    for title, w in watched.items():
+    rows = []
+    if "idle" in found:
+        idle = found["idle"]
+        rows.append(
+            (
+                "idle streams held by one box (ASGI, 2 workers)",
+                GOALS["streams"],
+                f"{idle['streams']:,} held ({idle['still']:,} open after the hold) at"
+                f" {idle['cpu']:.2f}% of one core, {idle['per_stream_kb']:.0f} kB a stream",
+            )
+        )
+    if "ramp" in found:
+        rows.append(
+            ("tables polling every 2 s, sync gunicorn (today)", "report", found["ramp"]["sync"])
+        )
+        rows.append(("the same under ASGI (for the choice)", "-", found["ramp"]["asgi"]))
+    for title, w in found.get("watch", {}).items():
         goal = GOALS["poll-push"] if "polling" in title else GOALS["push"]
         rows.append(
             (f"move to screen, {title}", goal, f"p50 {p(w.held, 0.5)}, p99 {p(w.held, 0.99)}")
         )
-    for kind, r in ratios.items():
+    for kind, r in found.get("requests", {}).items():
         rows.append(
             (
                 f"move POST / trivial, {kind}",
@@ -741,8 +765,10 @@ def summary(
             )
         )
         rows.append((f"204 poll / trivial, {kind}", GOALS["poll"], f"{r['poll']:.2f}x"))
+        rows.append((f"trivial page p50, {kind}", "-", f"{r['trivial']:.2f} ms"))
+    print("\nIssue 23's table, this run:")
     for measure, goal, figure in rows:
-        print(f"  {measure:<62} {goal:<45} {figure}")
+        print(f"  {measure}\n      goal {goal}; this run: {figure}")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -762,8 +788,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--ramp",
         type=int,
         nargs="+",
-        default=[100, 200, 400, 600, 800, 1000, 1200, 1500, 2000, 2500, 3000],
+        default=[25, 50, 100, 150, 200, 250, 300, 400, 500, 600, 800, 1000, 1500, 2000],
         help="tables polling at each step",
+    )
+    parser.add_argument(
+        "--parts", nargs="+", choices=PARTS, default=list(PARTS), help="the parts run (all)"
     )
     parser.add_argument("--quick", action="store_true", help="a smoke run of every part")
     args = parser.parse_args(argv)
