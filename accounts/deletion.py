@@ -39,6 +39,7 @@ from accounts.models import (
     TimeZoneSetting,
 )
 from games.engines import get_engine
+from games.live import publish as live
 from games.models import Match, MatchAnalysis, Rating, Seat, TablePhrase
 from games.services._store import due_work_enqueue
 from games.services.errors import Rejected
@@ -83,6 +84,7 @@ def _versions_bump(match_ids: list[int]) -> None:
     ):
         match.version += 1
         match.save(update_fields=["version", "updated_at"])
+        live.table_changed(match)
         engine = get_engine(match.game)
         seats = list(Seat.objects.filter(match_id=match.pk))
         due_work_enqueue(

@@ -100,6 +100,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.notice_badge",
                 "games.context_processors.parlour_games",
+                "games.context_processors.parlour_live",
             ],
         },
     },
@@ -126,6 +127,20 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
+
+# Under the ASGI server (the Procfile's web: docs/live.md) every request's sync code runs in a
+# thread of its own (Django's ThreadSensitiveContext), so a persistent connection would stay
+# behind with each finished request's thread. PARLOUR_DB_POOL=1 (set by the Procfile) closes
+# connections at the end of each request instead, and on PostgreSQL hands them back to psycopg's
+# pool, so a request still finds one open.
+if os.environ.get("PARLOUR_DB_POOL") == "1":
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 2,
+            "max_size": int(os.environ.get("PARLOUR_DB_POOL_SIZE", "10")),
+            "timeout": 10,
+        }
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -352,6 +367,20 @@ CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # A task running when the broker connection drops finishes and commits; its ack is lost with
 # the connection, and the redelivered copy is refused by the match version (games/tasks.py).
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
+
+# --- Live events (games/live/, docs/live.md) ---------------------------------------------------
+# Open pages hear "match M is at version V" and their badge count over one server-sent-events
+# stream a tab, fed by Redis pub/sub: on whenever Redis is configured. Without it (the embedded
+# default) pages poll as before; PARLOUR_LIVE=0 turns streams off with Redis too.
+PARLOUR_LIVE = bool(REDIS_URL) and os.environ.get("PARLOUR_LIVE", "1") == "1"
+# One channel a deployment (pub/sub ignores Redis's database numbers, so two sites or test runs
+# sharing a server are kept apart by name).
+PARLOUR_LIVE_CHANNEL = os.environ.get(
+    "PARLOUR_LIVE_CHANNEL",
+    f"parlour:live:{CELERY_TASK_DEFAULT_QUEUE}:{DATABASES['default']['NAME']}",
+)
+# Seconds between the stream's keep-alive comments (proxies close a connection silent for long).
+PARLOUR_LIVE_HEARTBEAT = float(os.environ.get("PARLOUR_LIVE_HEARTBEAT", "15"))
 
 # --- Bots, rounds and deadlines ---------------------------------------------------------------
 # Seconds bots hold back after a person's card when challenges are on, so a challenge can come.

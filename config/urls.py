@@ -3,12 +3,14 @@ from django.urls import include, path
 
 from accounts.friends import friends_page
 from accounts.urls import player_urlpatterns
+from games.live.stream import live_stream
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("players/", include(player_urlpatterns)),
     path("friends/", friends_page, name="friends"),
+    path("live/", live_stream, name="live_stream"),
     path("", include("games.urls")),
 ]
 

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from games import queue
 from games.engines import Engine, replay
+from games.live import publish as live
 from games.models import Match, Move, RatingStatus, Seat
 from games.services.notifications import turn_mails_enqueue
 from games.services.results import match_results_store
@@ -92,6 +93,10 @@ def state_store(
         match_results_store(match=match, outcome=engine.outcome(state), seats=seats)
     elif match.awaiting != awaited_before:
         _awaited_mark(match, seats)
+    # Open pages hear of it after the commit; the seats recount their badges when whose turn
+    # it is changed or the match ended (games/live/publish.py: no statement).
+    recount = over or match.awaiting != awaited_before
+    live.table_changed(match, [s.user_id for s in seats] if recount else ())
 
 
 def _awaited_mark(match: Match, seats: Sequence[Seat]) -> None:

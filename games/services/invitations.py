@@ -23,6 +23,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.relations import blocked_between, challenge_refusal
+from games.live import publish as live
 from games.models import Invitation, Match, Seat
 from games.services.errors import Rejected
 from games.services.invitation_mail import invitation_mails_enqueue
@@ -85,6 +86,7 @@ def match_challenge_create(
             for index, target in sorted(challenges.items())
         )
         invitation_mails_enqueue(invitation_ids=_ids(match, made))
+        live.badges_changed(i.user_id for i in made)
     return match
 
 
@@ -112,6 +114,7 @@ def invitation_accept(*, invitation_id: int, user: AbstractBaseUser) -> Answered
             invitation.answered_at = timezone.now()
             invitation.save(update_fields=["status", "answered_at"])
             _bump(match)
+            live.badges_changed([user.pk])
             started = len(seats) + 1 == match.num_players
             if started:
                 match_start(match=match)
@@ -134,6 +137,7 @@ def invitation_decline(*, invitation_id: int, user: AbstractBaseUser) -> Answere
         invitation.answered_at = timezone.now()
         invitation.save(update_fields=["status", "answered_at"])
         _bump(match)
+        live.badges_changed([user.pk])
     return Answered(match_id=match.pk, started=False)
 
 
@@ -144,11 +148,12 @@ def invitations_expire() -> int:
     now = timezone.now()
     with transaction.atomic():
         lapsed = Invitation.objects.filter(status=Status.PENDING, expires_at__lte=now)
-        match_ids = set(lapsed.values_list("match_id", flat=True))
-        if not match_ids:
+        pairs = set(lapsed.values_list("match_id", "user_id"))
+        if not pairs:
             return 0
         marked = lapsed.update(status=Status.EXPIRED, answered_at=now)
-        _bump_many(match_ids)
+        _bump_many({m for m, _ in pairs})
+        live.badges_changed(u for _, u in pairs)
     return marked
 
 
@@ -164,6 +169,7 @@ def invitations_decline_between(*, a_id: int, b_id: int) -> int:
         return 0
     declined = pending.update(status=Status.DECLINED, answered_at=timezone.now())
     _bump_many(match_ids)
+    live.badges_changed([a_id, b_id])
     return declined
 
 
@@ -237,6 +243,7 @@ def _rematch_new(old: Match, seats: list[Seat], mine: Seat, user: AbstractBaseUs
                 for s in invited
             )
             invitation_mails_enqueue(invitation_ids=_ids(match, made))
+            live.badges_changed(i.user_id for i in made)
             Seat.objects.create(match=match, index=mine.index, user=user)
             _bump(match)
             started = len(bots) + 1 == old.num_players
@@ -275,6 +282,7 @@ def _answer_refusal(invitation: Invitation, match: Match) -> str | None:
 def _bump(match: Match) -> None:
     match.version += 1
     match.save(update_fields=["version", "updated_at"])
+    live.table_changed(match)
 
 
 def _bump_many(match_ids: set[int]) -> None:

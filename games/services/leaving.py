@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from games.engines import get_engine
 from games.engines.resignation import RESIGN, ends_match, resigned_order
+from games.live import publish as live
 from games.models import Match, Move, RatingStatus, Seat
 from games.services._store import STATE_FIELDS, due_work_enqueue, entry_log
 from games.services.errors import Rejected
@@ -101,11 +102,13 @@ def match_resign(*, match_id: int, user: AbstractBaseUser) -> Resigned:
             match.awaiting = []
             match.deadline_at = None
             match.save(update_fields=[*STATE_FIELDS, "status", "finished_at", "rating_status"])
+            live.table_changed(match, [s.user_id for s in seats])
             match_results_store(
                 match=match, outcome=engine.outcome(state), seats=seats, game_over=False
             )
         else:
             match.save(update_fields=STATE_FIELDS)
+            live.table_changed(match, [s.user_id for s in seats])
             # The bot's turn or the next deal due at the old version is stale now: send it
             # again at this one (the resigned seat counts as a bot's from here).
             due_work_enqueue(match=match, engine=engine, state=state, window=False, seats=seats)
@@ -130,6 +133,7 @@ def match_cancel(*, match_id: int, user: AbstractBaseUser) -> Match:
         match.status = Match.Status.CANCELLED
         match.version += 1
         match.save(update_fields=["status", "version", "updated_at"])
+        live.table_changed(match)
     return match
 
 
@@ -151,4 +155,5 @@ def match_leave(*, match_id: int, user: AbstractBaseUser) -> Match:
         seat.delete()
         match.version += 1
         match.save(update_fields=["version", "updated_at"])
+        live.table_changed(match)
     return match

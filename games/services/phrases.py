@@ -12,6 +12,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from games.live import publish as live
 from games.models import Match, Seat, TablePhrase
 from games.phrases import PHRASES_PER_MINUTE, game_phrases
 from games.services.errors import Rejected
@@ -30,7 +31,7 @@ def phrase_say(*, match_id: int, user: AbstractBaseUser, key: str) -> TablePhras
     with transaction.atomic():
         match = (
             Match.objects.select_for_update()
-            .only("pk", "game", "status", "ply", "phrase_count")
+            .only("pk", "game", "status", "ply", "version", "phrase_count")
             .filter(pk=match_id)
             .first()
         )
@@ -58,4 +59,6 @@ def phrase_say(*, match_id: int, user: AbstractBaseUser, key: str) -> TablePhras
             match_id=match_id, user_id=user.pk, seat=seat.index, ply=match.ply, key=key
         )
         Match.objects.filter(pk=match_id).update(phrase_count=F("phrase_count") + 1)
+        match.phrase_count += 1  # under the row lock: what the update wrote
+        live.table_changed(match)
     return phrase

@@ -127,7 +127,7 @@ def test_polling_204_then_partial_then_286_when_over(
     body = changed.content.decode()
     match.refresh_from_db()
     assert f'hx-get="{url}?version={match.version}"' in body
-    assert 'hx-trigger="every 2s"' in body
+    assert 'hx-trigger="parlour-poll"' in body  # fired by static/js/live.js
 
     Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED)
     over = ann_client.get(f"{url}?version={old}", headers={"HX-Request": "true"})

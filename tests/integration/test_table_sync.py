@@ -51,7 +51,7 @@ def test_each_table_swapped_in_tells_the_badge_and_the_204_poll_does_not(
 
 def test_the_badge_fetches_itself_when_a_table_changes(ann, ann_client):
     page = ann_client.get("/matches/").content.decode()
-    assert f'hx-trigger="every 30s, {TABLE_CHANGED} from:body"' in page
+    assert f'hx-trigger="parlour-poll, {TABLE_CHANGED} from:body"' in page
 
 
 def test_the_title_says_whose_turn_it_is(ann, bea, ann_client, bea_client):

@@ -1,0 +1,190 @@
+"""One Redis subscription a web process, handing each message to that process's streams.
+
+A stream registers a ``Listener`` (the match it shows, its person) and sleeps on it; a message
+("match M at version V", "recount these people's badges") marks the listeners it concerns and
+wakes them. A listener holds only the newest version it has been told and a recount flag, so a
+slow stream never queues a backlog: it wakes to the latest state.
+
+While Redis cannot be reached the hub is down: every stream is ended (its page polls and its
+EventSource reconnects; a new stream is refused with a 503 until the hub is back), and the hub
+tries Redis again every ``RETRY`` seconds. A Redis that hangs without closing the socket is
+found by a ``PING`` after ``PING_EVERY`` seconds of silence, answered within ``PING_EVERY``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import weakref
+from collections import defaultdict
+
+import redis
+import redis.asyncio as aioredis
+from django.conf import settings
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+
+logger = logging.getLogger("parlour.live")
+
+PING_EVERY = 5.0  # seconds of silence before the hub asks Redis whether it is there
+RETRY = 1.0  # seconds between attempts to reach Redis while it is down
+
+
+class Listener:
+    """One stream's mailbox: the newest (version, phrases) of its match it was told, whether
+    its person's badge needs a recount, and whether the hub went down under it."""
+
+    __slots__ = ("badge", "down", "match_id", "table", "user_id", "wake")
+
+    def __init__(self, match_id: int | None, user_id: int) -> None:
+        self.match_id, self.user_id = match_id, user_id
+        self.table: tuple[int, int] | None = None
+        self.badge = False
+        self.down = False
+        self.wake = asyncio.Event()
+
+    def offer_table(self, marks: tuple[int, int]) -> None:
+        if self.table is None or marks > self.table:
+            self.table = marks
+            self.wake.set()
+
+    def offer_badge(self) -> None:
+        self.badge = True
+        self.wake.set()
+
+
+class Hub:
+    def __init__(self, url: str, channel: str) -> None:
+        self.url, self.channel = url, channel
+        self.by_match: dict[int, set[Listener]] = defaultdict(set)
+        self.by_user: dict[int, set[Listener]] = defaultdict(set)
+        self.up = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    # --- streams --------------------------------------------------------------------------------
+
+    async def ready(self, timeout: float) -> bool:
+        """Start listening if not yet; ``True`` once subscribed (within ``timeout`` seconds)."""
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run())
+        if self.up.is_set():
+            return True
+        try:
+            await asyncio.wait_for(self.up.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    def listen(self, match_id: int | None, user_id: int) -> Listener:
+        listener = Listener(match_id, user_id)
+        if match_id is not None:
+            self.by_match[match_id].add(listener)
+        self.by_user[user_id].add(listener)
+        return listener
+
+    def forget(self, listener: Listener) -> None:
+        for index, key in ((self.by_match, listener.match_id), (self.by_user, listener.user_id)):
+            if key is None:
+                continue
+            group = index.get(key)
+            if group is not None:
+                group.discard(listener)
+                if not group:
+                    del index[key]
+
+    @property
+    def streams(self) -> int:
+        return sum(len(group) for group in self.by_user.values())
+
+    # --- Redis ----------------------------------------------------------------------------------
+
+    def dispatch(self, raw: bytes | str) -> None:
+        """Hand one published message to the listeners it concerns; garbage is logged, dropped."""
+        try:
+            message = json.loads(raw)
+            match_id = message.get("m")
+            users = [int(u) for u in message.get("u", ())]
+            marks = (int(message["v"]), int(message.get("p", 0))) if match_id is not None else None
+        except (ValueError, TypeError, KeyError, AttributeError):
+            logger.warning("live events: unreadable message dropped: %r", raw[:200])
+            return
+        if marks is not None:
+            for listener in self.by_match.get(int(match_id), ()):
+                listener.offer_table(marks)
+        for user_id in users:
+            for listener in self.by_user.get(user_id, ()):
+                listener.offer_badge()
+
+    def _all_down(self) -> None:
+        for group in self.by_user.values():
+            for listener in group:
+                listener.down = True
+                listener.wake.set()
+
+    async def _run(self) -> None:
+        while True:
+            client = aioredis.Redis.from_url(
+                self.url,
+                socket_connect_timeout=float(settings.PARLOUR_BROKER_TIMEOUT) * 4,
+                retry=Retry(NoBackoff(), 0),
+            )
+            pubsub = client.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self.channel)
+                self.up.set()
+                logger.info("live events: listening on %s", self.channel)
+                await self._listen(pubsub)
+            except asyncio.CancelledError:
+                raise
+            except (redis.RedisError, OSError) as exc:
+                if self.up.is_set():
+                    logger.warning(
+                        "live events: lost Redis (%s: %s); streams end, pages poll",
+                        type(exc).__name__,
+                        exc,
+                    )
+            finally:
+                self.up.clear()
+                self._all_down()
+                await _quietly_close(pubsub, client)
+            await asyncio.sleep(RETRY)
+
+    async def _listen(self, pubsub: aioredis.client.PubSub) -> None:
+        loop = asyncio.get_running_loop()
+        heard = loop.time()
+        pinged = False
+        while True:
+            message = await pubsub.get_message(timeout=PING_EVERY)
+            if message is not None:
+                heard, pinged = loop.time(), False
+                if message.get("type") == "message":
+                    self.dispatch(message["data"])
+                continue
+            if loop.time() - heard >= 2 * PING_EVERY and pinged:
+                raise redis.ConnectionError(f"no answer to PING in {PING_EVERY} s")
+            if not pinged:
+                await pubsub.ping()
+                pinged = True
+
+
+async def _quietly_close(pubsub: aioredis.client.PubSub, client: aioredis.Redis) -> None:
+    for close in (pubsub.aclose, client.aclose):
+        with contextlib.suppress(redis.RedisError, OSError):
+            await close()
+
+
+_hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()
+
+
+def hub() -> Hub:
+    """This event loop's hub (one a web process under the ASGI server)."""
+    loop = asyncio.get_running_loop()
+    found = _hubs.get(loop)
+    if found is None or (found.url, found.channel) != (
+        settings.REDIS_URL,
+        settings.PARLOUR_LIVE_CHANNEL,
+    ):
+        found = _hubs[loop] = Hub(settings.REDIS_URL, settings.PARLOUR_LIVE_CHANNEL)
+    return found

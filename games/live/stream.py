@@ -1,0 +1,131 @@
+"""``/live/``: one server-sent-events stream a tab (docs/live.md).
+
+It carries numbers only: ``table`` events ("the match on screen is at version V with P phrases
+said", ``id: V.P``) and ``badge`` events (the person's notices count and how many matches await
+their move). The page fetches its partial as a poll does, so redaction stays in the table's
+views. On connect it sends the current table (unless ``Last-Event-ID`` says the page has it) and
+badge, so a reconnect or a tab shown again catches up at once; a comment every
+``PARLOUR_LIVE_HEARTBEAT`` seconds keeps proxies from closing a quiet stream. It ends after
+``LIFETIME`` seconds (the browser reconnects and the sign-in is checked again) and whenever the
+process loses Redis (the page polls until a stream can be had again).
+
+Signed out: 403. A match the person may not see (or no such match): 404, by the table's own
+visibility rule (``match_poll_version``). Streams off (no Redis), a WSGI server (``runserver``,
+which would hold the endless answer back) or Redis down: 503, and the page polls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.handlers.asgi import ASGIRequest
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.views.decorators.http import require_GET
+
+from games.live.hub import Hub, Listener, hub
+from games.selectors.access import match_poll_version
+from games.selectors.notices import turns_waiting_count
+from games.views.notice_sources import notice_badge_count
+
+LIFETIME = 1800.0  # seconds a stream lasts before the browser is asked to reconnect
+RETRY_MS = 2000  # the reconnect delay the browser is told (EventSource's ``retry:``)
+READY_WAIT = 1.0  # seconds a new stream waits for this process's subscription to Redis
+
+
+def table_id(marks: tuple[int, int]) -> str:
+    """The event id of a table state: ``version.phrases``."""
+    return f"{marks[0]}.{marks[1]}"
+
+
+def _badge(user_id: int) -> tuple[int, int]:
+    """The nav badge's count and the matches awaiting the person's move."""
+    return notice_badge_count(user_id), turns_waiting_count(user_id)
+
+
+def _event(name: str, data: dict[str, int], event_id: str | None = None) -> str:
+    head = f"event: {name}\n" + (f"id: {event_id}\n" if event_id is not None else "")
+    return f"{head}data: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+def _refusal(message: str, status: int) -> HttpResponse:
+    response = HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_GET
+async def live_stream(request: HttpRequest) -> HttpResponse:
+    user = await request.auser()
+    if not user.is_authenticated:
+        return _refusal("Sign in to follow your tables live.", 403)
+    raw = request.GET.get("match")
+    match_id: int | None = None
+    if raw is not None:
+        if not raw.isdigit() or len(raw) > 12:
+            return _refusal("The match must be given by its number.", 400)
+        match_id = int(raw)
+        if await sync_to_async(match_poll_version)(match_id=match_id, user=user) is None:
+            raise Http404("No such match.")
+    if not settings.PARLOUR_LIVE or not isinstance(request, ASGIRequest):
+        # Off, or a WSGI server (runserver), which would hold the whole endless answer back.
+        return _refusal("Live changes are off on this server: the page polls.", 503)
+    this_hub = hub()
+    if not await this_hub.ready(READY_WAIT):
+        response = _refusal("Live changes are unavailable for now: the page polls.", 503)
+        response["Retry-After"] = "10"
+        return response
+    listener = this_hub.listen(match_id, user.pk)
+    last_id = request.headers.get("Last-Event-ID", "")
+    response = StreamingHttpResponse(
+        _events(this_hub, listener, user, last_id), content_type="text/event-stream"
+    )
+    response["Cache-Control"] = "no-store"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    return response
+
+
+async def _events(
+    this_hub: Hub, listener: Listener, user: AbstractBaseUser, last_id: str
+) -> AsyncIterator[str]:
+    loop = asyncio.get_running_loop()
+    ends = loop.time() + LIFETIME
+    heartbeat = float(settings.PARLOUR_LIVE_HEARTBEAT)
+    sent: tuple[int, int] | None = None
+    try:
+        yield f"retry: {RETRY_MS}\n\n"
+        # Read after listening, so a change between the two is announced, never lost.
+        if listener.match_id is not None:
+            marks = await sync_to_async(match_poll_version)(match_id=listener.match_id, user=user)
+            if marks is not None:
+                if table_id(marks) == last_id:
+                    sent = marks
+                listener.offer_table(marks)
+        listener.offer_badge()
+        while True:
+            left = ends - loop.time()
+            if left <= 0:
+                return
+            try:
+                await asyncio.wait_for(listener.wake.wait(), min(heartbeat, left))
+            except TimeoutError:
+                yield ": keep-alive\n\n"
+                continue
+            listener.wake.clear()
+            if listener.down:
+                return
+            table = listener.table
+            if table is not None and (sent is None or table > sent):
+                sent = table
+                data = {"version": table[0], "phrases": table[1]}
+                yield _event("table", data, table_id(table))
+            if listener.badge:
+                listener.badge = False
+                count, turns = await sync_to_async(_badge)(listener.user_id)
+                yield _event("badge", {"count": count, "turns": turns})
+    finally:
+        this_hub.forget(listener)

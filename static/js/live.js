@@ -1,0 +1,120 @@
+// What changed reaches an open page at once (docs/live.md). The page listens to its server-sent
+// events stream (body[data-live]: "/live/?match=M" on a table, "/live/" elsewhere), which carries
+// numbers only: a "table" event (the match's version and phrase count) makes the table fetch its
+// partial exactly as a poll does (its hx-get answers 204 when the page is current), and a "badge"
+// event refreshes the nav badge when its count changed. While the stream is down (no Redis, a
+// proxy that drops it, a server restarting) the page polls as before: the table every 2 s, the
+// badge every 30 s. A hidden tab does neither: it closes its stream and stops its timers, and on
+// becoming visible it reconnects (the stream sends the current state at once) or polls at once.
+(function () {
+  "use strict";
+  var TABLE_EVERY = 2000;
+  var BADGE_EVERY = 30000;
+  var REOPEN_AFTER = 10000; // a stream refused (503) or failed: try again after this, polling
+  var url = document.body && document.body.dataset.live;
+  var source = null;
+  var reopenTimer = null;
+  var tableTimer = null;
+  var badgeTimer = null;
+
+  function table() {
+    var found = document.getElementById("table");
+    return found && found.getAttribute("hx-get") ? found : null;
+  }
+  function badge() {
+    return document.getElementById("turn-badge");
+  }
+  function tableFetch() {
+    var found = table();
+    if (found && window.htmx) window.htmx.trigger(found, "parlour-poll");
+  }
+  function badgeFetch() {
+    var found = badge();
+    if (found && window.htmx) window.htmx.trigger(found, "parlour-poll");
+  }
+  function visible() {
+    return document.visibilityState !== "hidden";
+  }
+
+  function pollStart() {
+    if (!tableTimer) tableTimer = window.setInterval(tableFetch, TABLE_EVERY);
+    if (!badgeTimer) badgeTimer = window.setInterval(badgeFetch, BADGE_EVERY);
+  }
+  function pollStop() {
+    window.clearInterval(tableTimer);
+    window.clearInterval(badgeTimer);
+    tableTimer = badgeTimer = null;
+  }
+
+  function onTable(event) {
+    var data = JSON.parse(event.data);
+    var found = table();
+    if (!found) return;
+    if (Number(found.dataset.version) !== data.version ||
+        Number(found.dataset.phrases || 0) !== data.phrases) tableFetch();
+  }
+  function onBadge(event) {
+    var data = JSON.parse(event.data);
+    var found = badge();
+    if (found && Number(found.dataset.count) !== data.count) badgeFetch();
+    if (window.parlourAppBadge) window.parlourAppBadge(data.turns);
+  }
+
+  function close() {
+    if (source) source.close();
+    source = null;
+    window.clearTimeout(reopenTimer);
+    reopenTimer = null;
+  }
+  function open() {
+    if (!url || source || !window.EventSource) return false;
+    source = new window.EventSource(url);
+    source.addEventListener("open", pollStop);
+    source.addEventListener("table", onTable);
+    source.addEventListener("badge", onBadge);
+    source.addEventListener("error", function () {
+      // Reconnecting by itself (readyState CONNECTING): poll meanwhile. Refused for good
+      // (CLOSED: a 503 while Redis is down, a 403 once signed out): poll, try again later.
+      if (!visible()) return;
+      pollStart();
+      if (source && source.readyState === window.EventSource.CLOSED) {
+        source = null;
+        reopenTimer = window.setTimeout(function () {
+          reopenTimer = null;
+          if (visible()) open();
+        }, REOPEN_AFTER);
+      }
+    });
+    return true;
+  }
+
+  function shown() {
+    if (!open()) {
+      // No stream on this page (live changes off, or signed out): poll, once at once.
+      tableFetch();
+      badgeFetch();
+      pollStart();
+    }
+  }
+  function hidden() {
+    close();
+    pollStop();
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (visible()) shown();
+    else hidden();
+  });
+  // The page was rendered current: only start listening (or the timers).
+  if (visible()) {
+    if (!open()) pollStart();
+  }
+  window.parlourLive = {
+    streaming: function () {
+      return !!source && source.readyState === window.EventSource.OPEN;
+    },
+    polling: function () {
+      return !!tableTimer;
+    },
+  };
+})();
