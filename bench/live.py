@@ -30,10 +30,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root, a
 
 from bench import web
 from bench.report import create_users, p50, percentile, ratio, stack_running
-from bench.servers import SERVERS, Served, serve
+from bench.servers import LABELS, SERVERS, Served, serve
 from bench.streams import Event, Reply, Stream, http_request, open_all
 from tests.stack.http import Browser, offered_moves, page_state
-from tests.stack.machine import load_line, process_cpu
+from tests.stack.machine import CLOCK_TICKS, load_line, process_cpu
 
 WORKERS = 2  # the Procfile's
 POLL_EVERY_S = 2.0  # the table's hx-trigger
@@ -67,7 +67,16 @@ def group_rss_kb(pids: Sequence[int]) -> int:
 
 
 def group_cpu(pids: Sequence[int]) -> float:
-    return sum(process_cpu(pid) for pid in pids)
+    """CPU seconds ``pids`` used so far, with what the first one's exited children used (a
+    PostgreSQL backend gone, counted by the postmaster that waited for it)."""
+    if not pids:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{pids[0]}/stat").read_text().rsplit(")", 1)[1].split()
+        gone = (int(fields[13]) + int(fields[14])) / CLOCK_TICKS  # cutime + cstime
+    except (OSError, IndexError, ValueError):
+        gone = 0.0
+    return gone + sum(process_cpu(pid) for pid in pids)
 
 
 def raise_open_files() -> int:
@@ -207,13 +216,13 @@ def requests_side_by_side(
     servers: dict[str, Served], args: argparse.Namespace
 ) -> dict[str, dict[str, float]]:
     """bench/web.py's trivial page, 204 poll, re-rendered poll and move POSTs, interleaved
-    round by round between the servers (each round starting with the other server), each
+    round by round between the servers (each round starting with the next server), each
     server on copies of its own; statements counted once in process (the same code)."""
     users, password = create_users(2, f"req-{secrets.token_hex(3)}")
     per_server = args.warmup + args.requests
     plan = argparse.Namespace(
         warmup=0,
-        requests=per_server * len(servers),
+        requests=per_server * len(servers),  # the copies' blocks, then the counted ones
         query_repeats=args.query_repeats,
         faraway_plies=[5, 150],
         gulliver_plies=[5],
@@ -230,23 +239,28 @@ def requests_side_by_side(
         browsers[kind] = [Browser(servers[kind].port, timeout=30.0) for _ in users]
         for browser, user in zip(browsers[kind], users, strict=True):
             browser.sign_in(user.username, password)
-    for k in kinds["sync"]:
-        k.request = offset_by(k.request, per_server)  # sync takes the second block of copies
+    names = list(servers)
+    for block, kind in enumerate(names):  # each server posts on a block of copies of its own
+        for k in kinds[kind]:
+            k.request = offset_by(k.request, block * per_server)
     for r in range(per_server):
-        order = list(servers) if r % 2 == 0 else list(reversed(servers))
-        for kind in order:
+        shift = r % len(names)
+        for kind in names[shift:] + names[:shift]:
             web.run_rounds(browsers[kind], kinds[kind], range(r, r + 1), record=r >= args.warmup)
     opened = {}
-    for kind in servers:
+    for kind in names:
         before = sessions_opened()
         for _ in range(50):
             browsers[kind][0].request("GET", "/bench/trivial/")
         time.sleep(1.5)  # a backend reports its statistics within a second
         opened[kind] = sessions_opened() - before
-    first = kinds["asgi"]
-    web.count_queries(first, users, browsers["asgi"], 2 * per_server, args.query_repeats)
-    for k, twin in zip(kinds["sync"], first, strict=True):
-        k.queries, k.control = twin.queries, twin.control
+    # Statements in process (the same code whatever serves it), on the copies after the blocks.
+    first = kinds[names[0]]
+    after = len(names) * per_server  # the first server's block starts at 0: no offset
+    web.count_queries(first, users, browsers[names[0]], after, args.query_repeats)
+    for kind in names[1:]:
+        for k, twin in zip(kinds[kind], first, strict=True):
+            k.queries, k.control = twin.queries, twin.control
     print(
         f"\n4. Requests, bench/web.py's method: {args.requests} timed requests of each kind a"
         f" server after {args.warmup} warm-up rounds, the servers interleaved round by round;"
@@ -435,6 +449,7 @@ class Watched:
     other_seat: list[float] = field(default_factory=list)
     missing: int = 0
     errors: int = 0
+    failed: str = ""
 
 
 async def watch_moves(
@@ -454,7 +469,11 @@ async def watch_moves(
     watched = Watched(title)
     streams: list[Stream] = []
     polls: list[asyncio.Task] = []
-    version = stage_version(players[0], stage.pk)
+    try:
+        version = await asyncio.to_thread(stage_version, players[0], stage.pk)
+    except Unplayable as exc:
+        watched.failed = str(exc)
+        return watched
     for client in clients:
         client.shown = client.announced = version
         client.held_at.clear()
@@ -468,41 +487,15 @@ async def watch_moves(
         refused = [s for s in streams if s.status != 200]
         print(
             f"  {title}: {len(streams) - len(refused)} streams opened in {opened:.1f} s"
-            + (
-                f"; {len(refused)} refused, first: {refused[0].status} {refused[0].error}"
-                if refused
-                else ""
-            )
+            f"{refusals(refused)}"
         )
     else:
         polls = [asyncio.create_task(poll_table(c, page_port)) for c in clients]
         await asyncio.sleep(POLL_EVERY_S + 0.5)
     try:
-        for _ in range(moves):
-            mover = await asyncio.to_thread(awaited_seat, players, stage.pk)
-            clients[mover].moving = True
-            new_version, answered = await asyncio.to_thread(play_one, players[mover], stage.pk)
-            clients[mover].shown = clients[mover].announced = new_version
-            clients[mover].moving = False
-            watched.answers.append((new_version, mover, answered))
-            deadline = time.perf_counter() + 20.0
-            while time.perf_counter() < deadline:
-                if all(c.shown >= new_version for c in clients):
-                    break
-                await asyncio.sleep(0.05)
-            await asyncio.sleep(0.5)
-            for i, client in enumerate(clients):
-                if i == mover:
-                    continue
-                held = client.held_at.get(new_version)
-                if held is None:
-                    watched.missing += 1
-                    continue
-                watched.held.append((held - answered) * 1000)
-                if i < 2:
-                    watched.other_seat.append((held - answered) * 1000)
-                if new_version in client.heard_at:
-                    watched.heard.append((client.heard_at[new_version] - answered) * 1000)
+        await play_moves(watched, players, clients, stage.pk, moves)
+    except Unplayable as exc:
+        watched.failed = str(exc)
     finally:
         for stream in streams:
             stream.close()
@@ -513,6 +506,38 @@ async def watch_moves(
     for client in clients:
         client.errors.clear()
     return watched
+
+
+async def play_moves(
+    watched: Watched, players: list[Browser], clients: list[Client], pk: int, moves: int
+) -> None:
+    """The seats' moves, one at a time, each once every client holds the last (or after 20 s),
+    and how long each client took to hold each."""
+    for _ in range(moves):
+        mover = await asyncio.to_thread(awaited_seat, players, pk)
+        clients[mover].moving = True
+        new_version, answered = await asyncio.to_thread(play_one, players[mover], pk)
+        clients[mover].shown = clients[mover].announced = new_version
+        clients[mover].moving = False
+        watched.answers.append((new_version, mover, answered))
+        deadline = time.perf_counter() + 20.0
+        while time.perf_counter() < deadline:
+            if all(c.shown >= new_version for c in clients):
+                break
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.5)
+        for i, client in enumerate(clients):
+            if i == mover:
+                continue
+            held = client.held_at.get(new_version)
+            if held is None:
+                watched.missing += 1
+                continue
+            watched.held.append((held - answered) * 1000)
+            if i < 2:
+                watched.other_seat.append((held - answered) * 1000)
+            if new_version in client.heard_at:
+                watched.heard.append((client.heard_at[new_version] - answered) * 1000)
 
 
 async def poll_table(client: Client, port: int) -> None:
@@ -531,10 +556,14 @@ async def poll_table(client: Client, port: int) -> None:
             due += POLL_EVERY_S
 
 
+class Unplayable(Exception):
+    """The watched match's page or move did not answer as it should."""
+
+
 def stage_version(browser: Browser, pk: int) -> int:
     found = page_state(browser.table(pk).body)
     if found is None:
-        raise SystemExit("live: the watched table shows no version")
+        raise Unplayable("the watched table shows no version")
     return found[0]
 
 
@@ -543,7 +572,7 @@ def awaited_seat(players: list[Browser], pk: int) -> int:
     for seat, browser in enumerate(players):
         if offered_moves(browser.table(pk).body):
             return seat
-    raise SystemExit("live: neither seat of the watched match is offered a move")
+    raise Unplayable("neither seat of the watched match is offered a move")
 
 
 def play_one(browser: Browser, pk: int) -> tuple[int, float]:
@@ -557,7 +586,7 @@ def play_one(browser: Browser, pk: int) -> tuple[int, float]:
     answered = time.perf_counter()
     found = page_state(answer.body)
     if answer.status != 200 or found is None:
-        raise SystemExit(f"live: a move on the watched match answered {answer.status}")
+        raise Unplayable(f"a move on the watched match answered {answer.status}")
     return found[0], answered
 
 
@@ -578,6 +607,8 @@ def watched_lines(watched: Watched) -> list[str]:
     if watched.heard:
         lines.append(f"    move POST answered -> the table event received: {spread(watched.heard)}")
     lines.append(f"    not held within 20 s: {watched.missing}; request errors: {watched.errors}")
+    if watched.failed:
+        lines.append(f"    STOPPED: {watched.failed}")
     return lines
 
 
@@ -623,11 +654,7 @@ async def idle_streams(
         f" ({held} answered 200 in {opened_s:.1f} s, at most 64 connects at once;"
         f" connect to head p50 {percentile(connect, 0.5) if connect else float('nan'):.0f} ms,"
         f" p99 {percentile(connect, 0.99) if connect else float('nan'):.0f} ms)"
-        + (
-            f"; {len(refused)} refused, first: {refused[0].status} {refused[0].error}"
-            if refused
-            else ""
-        )
+        f"{refusals(refused)}"
     )
     print(
         f"  held idle {wall:.0f} s: {still} still open at the end, {beats} keep-alive comments"
@@ -641,10 +668,19 @@ async def idle_streams(
         f"  server RSS {rss_none / 1024:.1f} MB with no stream, {rss_open / 1024:.1f} MB with"
         f" {held}: {figures['per_stream_kb']:.1f} kB a stream"
     )
+    print(f"  {log_errors(served)}")
     return figures
 
 
 # --- The run ------------------------------------------------------------------------------------
+
+
+def refusals(refused: list[Stream]) -> str:
+    """The streams not opened, by the answer they had (or why they were not tried)."""
+    if not refused:
+        return ""
+    found = Counter(s.error[:60] or f"answered {s.status}" for s in refused)
+    return f"; {len(refused)} not opened: " + ", ".join(f"{n} {why}" for why, n in found.items())
 
 
 def loop_run(coroutine: Any) -> Any:
@@ -762,6 +798,8 @@ def watch_all(
         )
         watched[title] = result
         print("\n".join(watched_lines(result)), flush=True)
+    for kind in ("asgi", "sync"):
+        print(f"  {servers[kind].label}, so far: {log_errors(servers[kind])}")
     return watched
 
 
@@ -783,10 +821,8 @@ def summary(found: dict[str, Any]) -> None:
             )
         )
     if "ramp" in found:
-        rows.append(
-            ("tables polling every 2 s, sync gunicorn (today)", "report", found["ramp"]["sync"])
-        )
-        rows.append(("the same under ASGI (for the choice)", "-", found["ramp"]["asgi"]))
+        for kind, verdict in found["ramp"].items():
+            rows.append((f"tables polling every 2 s, {LABELS[kind]}", "report", verdict))
     for title, w in found.get("watch", {}).items():
         goal = GOALS["poll-push"] if "polling" in title else GOALS["push"]
         rows.append(

@@ -178,17 +178,24 @@ class Stream:
 
 async def open_all(streams: list[Stream], in_flight: int) -> float:
     """Opens ``streams`` with at most ``in_flight`` connects at once; the seconds it took.
-    A stream that fails keeps its error (status 0)."""
+    A stream that fails keeps its error (status 0). Once ``in_flight`` were refused and more
+    were refused than opened, the rest are not tried (their error says so): a server that
+    refuses streams is not asked thousands of times."""
     gate = asyncio.Semaphore(in_flight)
     started = time.perf_counter()
+    tally = {"opened": 0, "refused": 0}
 
     async def one(stream: Stream) -> None:
         async with gate:
+            if tally["refused"] >= in_flight and tally["refused"] > tally["opened"]:
+                stream.error, stream.closed = "not tried: the server refused most", True
+                return
             try:
                 await stream.open()
             except (OSError, asyncio.IncompleteReadError) as exc:  # TimeoutError is an OSError
                 stream.error = f"{type(exc).__name__}: {exc}"
                 stream.closed = True
+            tally["opened" if stream.status == 200 else "refused"] += 1
 
     await asyncio.gather(*(one(s) for s in streams))
     return time.perf_counter() - started
