@@ -10,8 +10,9 @@ badge, so a reconnect or a tab shown again catches up at once; a comment every
 process loses Redis (the page polls until a stream can be had again).
 
 Signed out: 403. A match the person may not see (or no such match): 404, by the table's own
-visibility rule (``match_poll_version``). Streams off (no Redis), a WSGI server (``runserver``,
-which would hold the endless answer back) or Redis down: 503, and the page polls.
+visibility rule (``match_poll_version``). Streams off (no Redis) or a WSGI server (``runserver``,
+which would hold the endless answer back): 204, "no stream here". Redis down: 503 (try again
+later). Either way the page polls.
 """
 
 from __future__ import annotations
@@ -72,8 +73,9 @@ async def live_stream(request: HttpRequest) -> HttpResponse:
         if await sync_to_async(match_poll_version)(match_id=match_id, user=user) is None:
             raise Http404("No such match.")
     if not settings.PARLOUR_LIVE or not isinstance(request, ASGIRequest):
-        # Off, or a WSGI server (runserver), which would hold the whole endless answer back.
-        return _refusal("Live changes are off on this server: the page polls.", 503)
+        # Off, or a WSGI server (runserver), which would hold the whole endless answer back:
+        # 204, which tells an EventSource not to reconnect (the page polls instead).
+        return _refusal("", 204)
     this_hub = hub()
     if not await this_hub.ready(READY_WAIT):
         response = _refusal("Live changes are unavailable for now: the page polls.", 503)

@@ -6,7 +6,6 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
-from django_htmx.http import trigger_client_event
 
 from games.forms import PhraseForm
 from games.presentation.table import table_page
@@ -14,7 +13,7 @@ from games.selectors import match_table, seat_of
 from games.services import Rejected
 from games.services.phrases import phrase_say
 from games.views.common import login_required_htmx, visible_match
-from games.views.table import TABLE_CHANGED, TABLE_PARTIAL
+from games.views.table import TABLE_PARTIAL
 
 
 @login_required_htmx
@@ -42,5 +41,4 @@ def match_phrase(request: HttpRequest, pk: int) -> HttpResponse:
     if error:
         context["error"] = error
     template = TABLE_PARTIAL if request.htmx else "games/match.html"
-    response = render(request, template, context, status=status)
-    return trigger_client_event(response, TABLE_CHANGED) if request.htmx else response
+    return render(request, template, context, status=status)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HttpResponseStopPolling, trigger_client_event
+from django_htmx.http import HttpResponseStopPolling
 
 from games.forms import MoveForm
 from games.models import Match, Seat
@@ -17,10 +17,6 @@ from games.views.common import login_required_htmx, visible_match
 from games.views.invitations import invitations_context
 
 TABLE_PARTIAL = "games/match.html#table"
-# Sent with every table htmx swaps in (a move's answer, a poll that found a new version): the
-# nav badge (accounts/_badge.html) listens for it and fetches its count at once, so it agrees
-# with the table without a query more here and without waiting for its own 30 s poll.
-TABLE_CHANGED = "parlour-table-changed"
 
 
 @login_required_htmx
@@ -62,7 +58,7 @@ def match_table_poll(request: HttpRequest, pk: int) -> HttpResponse:
     response = render(request, TABLE_PARTIAL, context)
     if match.status in (Match.Status.FINISHED, Match.Status.CANCELLED):
         response = HttpResponseStopPolling(response.content)
-    return trigger_client_event(response, TABLE_CHANGED)
+    return response
 
 
 @login_required_htmx
@@ -91,7 +87,7 @@ def match_move(request: HttpRequest, pk: int) -> HttpResponse:
         data = match_table(
             match=played.match, seat=played.seat, seats=played.seats, appended=played.entry
         )
-        return trigger_client_event(render(request, TABLE_PARTIAL, table_page(data)), TABLE_CHANGED)
+        return render(request, TABLE_PARTIAL, table_page(data))
     return redirect("match_detail", pk=pk)
 
 
@@ -110,6 +106,5 @@ def _move_refused(request: HttpRequest, pk: int, message: str, status: int) -> H
     context = table_page(_table(request, match, seats))
     context["error"] = message
     if request.htmx:
-        response = render(request, TABLE_PARTIAL, context, status=status)
-        return trigger_client_event(response, TABLE_CHANGED)
+        return render(request, TABLE_PARTIAL, context, status=status)
     return render(request, "games/match.html", context, status=status)

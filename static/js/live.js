@@ -4,13 +4,17 @@
 // partial exactly as a poll does (its hx-get answers 204 when the page is current), and a "badge"
 // event refreshes the nav badge when its count changed. While the stream is down (no Redis, a
 // proxy that drops it, a server restarting) the page polls as before: the table every 2 s, the
-// badge every 30 s. A hidden tab does neither: it closes its stream and stops its timers, and on
+// badge every 30 s and after each table swapped in. A hidden tab does neither: it closes its stream and stops its timers, and on
 // becoming visible it reconnects (the stream sends the current state at once) or polls at once.
 (function () {
   "use strict";
   var TABLE_EVERY = 2000;
   var BADGE_EVERY = 30000;
-  var REOPEN_AFTER = 10000; // a stream refused (503) or failed: try again after this, polling
+  // A stream refused (503 while Redis is down, 204 where a server has none): poll, and try
+  // again after 10 s, then twice as long each time it is refused again, up to 5 minutes.
+  var REOPEN_FIRST = 10000;
+  var REOPEN_MOST = 300000;
+  var reopenAfter = REOPEN_FIRST;
   var url = document.body && document.body.dataset.live;
   var source = null;
   var reopenTimer = null;
@@ -69,7 +73,10 @@
   function open() {
     if (!url || source || !window.EventSource) return false;
     source = new window.EventSource(url);
-    source.addEventListener("open", pollStop);
+    source.addEventListener("open", function () {
+      reopenAfter = REOPEN_FIRST;
+      pollStop();
+    });
     source.addEventListener("table", onTable);
     source.addEventListener("badge", onBadge);
     source.addEventListener("error", function () {
@@ -82,7 +89,8 @@
         reopenTimer = window.setTimeout(function () {
           reopenTimer = null;
           if (visible()) open();
-        }, REOPEN_AFTER);
+        }, reopenAfter);
+        reopenAfter = Math.min(reopenAfter * 2, REOPEN_MOST);
       }
     });
     return true;
@@ -100,6 +108,13 @@
     close();
     pollStop();
   }
+
+  // A table swapped in (a move's answer, a poll's news) may change the badge's count: with no
+  // stream to tell it, the badge asks at once, so the two agree.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var target = event.detail && event.detail.target;
+    if (target && target.id === "table" && !(source && source.readyState === 1)) badgeFetch();
+  });
 
   document.addEventListener("visibilitychange", function () {
     if (visible()) shown();

@@ -196,6 +196,13 @@ MATRIX_TEXT = [
     ("poll, phrases gone", "GET hx", "/matches/{pub}/table/?version={pv}&phrases=-1",
                                                                             L, 200, 200, 200, 200),
     ("take a seat, full",  "POST",   "/matches/{pub}/join/",                L,   T,   T,   T,   T),
+    # Live changes (docs/live.md): the test client is WSGI, so a stream that may be had is a 204
+    # ("no stream on this server"); who may have one is decided first, as for the poll.
+    ("live, no match",     "GET",    "/live/",                            403, 204, 204, 204, 204),
+    ("live, this match",   "GET",    "/live/?match={pub}",                403, 204, 204, 204, 204),
+    ("live, garbage",      "GET",    "/live/?match=x",                    403, 400, 400, 400, 400),
+    ("live, no such",      "GET",    "/live/?match={missing}",            403, 404, 404, 404, 404),
+    ("live by POST",       "POST",   "/live/",                            405, 405, 405, 405, 405),
     # Leaving it (docs/leaving.md): a page that asks first, then its form. A seat resigns (at
     # two seats that ends the match); nobody cancels or leaves a match that has begun.
     ("resign page",        "GET",    "/matches/{pub}/resign/",              L, 200, 200, 200, 200),
@@ -216,6 +223,7 @@ MATRIX_TEXT = [
     # Its lobby "join" is its creator's alone (the others use the invite link): 404 to the rest.
     ("private table",      "GET",    "/matches/{priv}/",                    L, 404, 200, 200, 404),
     ("private partial",    "GET hx", "/matches/{priv}/",                    L, 404, 200, 200, 404),
+    ("private, live",      "GET",    "/live/?match={priv}",               403, 404, 204, 204, 404),
     ("private poll",       "GET hx", "/matches/{priv}/table/?version={qv}",  L, 404, 204, 204, 404),
     ("private move",       "POST hx","/matches/{priv}/move/",               L, 404, 200, 409, 404),
     ("private phrase",     "POST hx","/matches/{priv}/phrase/",             L, 404, 200, 200, 404),

@@ -119,6 +119,7 @@ SITE_ROUTES: dict[str, dict[str, str]] = {
     "data_export": {},
     "data_export_download": {"pk": "export"},
     "turn_badge": {},
+    "live_stream": {},
     "unsubscribe": {"token": "unsubscribe"},
     "email_confirm": {"token": "email_confirm"},
     "email_resend": {},

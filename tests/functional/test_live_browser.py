@@ -1,0 +1,146 @@
+"""Live tables in a real browser, served by the ASGI server (uvicorn, in a thread of the test
+process) with real Redis pub/sub (docs/live.md): the other seat's page shows a move as soon as
+its stream says so and sends no poll while the stream is up; a hidden tab sends nothing at all
+and shows the latest version as soon as it is visible again.
+
+A hidden tab is emulated: headless Chromium keeps every page visible, so the test overrides
+``document.visibilityState`` and dispatches the ``visibilitychange`` event the page listens to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Page, Request
+
+from games.live import publish
+from games.models import Match
+from games.services import move_submit
+from tests import factories
+from tests.functional.pages import TablePage, log_in
+from tests.live.server import asgi_server
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.services("redis"),
+]
+
+STREAMING_JS = "() => !!window.parlourLive && window.parlourLive.streaming()"
+# The moment (Date.now(), shared by every page of the browser) #table's version last changed.
+WATCH_JS = """() => {
+  window.__changedAt = null;
+  new MutationObserver(() => { window.__changedAt = Date.now(); })
+    .observe(document.querySelector('main'), {childList: true, subtree: true});
+}"""
+VISIBILITY_JS = """state => {
+  Object.defineProperty(document, 'visibilityState', {value: state, configurable: true});
+  Object.defineProperty(document, 'hidden', {value: state === 'hidden', configurable: true});
+  document.dispatchEvent(new Event('visibilitychange'));
+}"""
+
+
+@pytest.fixture
+def site(settings) -> Iterator[str]:
+    settings.PARLOUR_LIVE = True
+    publish.backoff_reset()
+    with asgi_server() as url:
+        yield url
+
+
+def _requests(page: Page) -> list[str]:
+    seen: list[str] = []
+
+    def note(request: Request) -> None:
+        seen.append(request.url)
+
+    page.on("request", note)
+    return seen
+
+
+def _awaiting(match: Match, user) -> Match:
+    match.refresh_from_db()
+    while match.seats.get(index=match.awaiting[0]).user_id != user.pk:
+        seat_index = match.awaiting[0]
+        move_submit(
+            match=match,
+            seat=match.seats.get(index=seat_index),
+            move=factories.legal_moves(match, seat_index)[0],
+            expected_version=match.version,
+        )
+        match.refresh_from_db()
+    return match
+
+
+def test_a_move_reaches_the_other_seat_by_its_stream_and_nobody_polls(site, make_context):
+    ann, bea = factories.user_make("ann"), factories.user_make("bea")
+    match = _awaiting(factories.match_make(game="faraway", players=[ann, bea], seed=5), ann)
+    pages = {}
+    for name in ("ann", "bea"):
+        page = make_context().new_page()
+        log_in(page, site, name)
+        page.goto(f"{site}/matches/{match.pk}/")
+        page.wait_for_function(STREAMING_JS)
+        pages[name] = page
+    ann_table, bea_table = TablePage(pages["ann"], "ann"), TablePage(pages["bea"], "bea")
+    bea_table.mark("one-document")
+    bea_requests = _requests(pages["bea"])
+    pages["bea"].wait_for_timeout(4500)  # two poll periods, a badge poll would be due too
+    assert bea_requests == [], f"bea's page asked while its stream was up: {bea_requests}"
+
+    pages["bea"].evaluate(WATCH_JS)
+    version = ann_table.snapshot().version
+    with pages["ann"].expect_response(lambda r: r.request.method == "POST") as answer:
+        ann_table.play(ann_table.snapshot().moves[0])
+    assert answer.value.ok
+    answered_at = pages["ann"].evaluate("Date.now()")
+    seen = bea_table.wait_for_version(version + 1, timeout_ms=5_000)
+    shown_at = pages["bea"].evaluate("window.__changedAt")
+    print(f"move to the other seat's screen: {shown_at - answered_at} ms")
+    assert seen.version >= version + 1 and seen.marker == "one-document"
+    # What bea's page asked for: the table's partial once per announced version, nothing else.
+    assert all("/table/?version=" in url for url in bea_requests), bea_requests
+    assert pages["bea"].evaluate(STREAMING_JS)
+
+
+def test_a_hidden_tab_asks_nothing_and_catches_up_when_shown(site, make_context):
+    ann, bea = factories.user_make("ann"), factories.user_make("bea")
+    match = _awaiting(factories.match_make(game="faraway", players=[ann, bea], seed=5), ann)
+    page = make_context().new_page()
+    log_in(page, site, "bea")
+    page.goto(f"{site}/matches/{match.pk}/")
+    page.wait_for_function(STREAMING_JS)
+    table = TablePage(page, "bea")
+    table.mark("one-document")
+    before = table.snapshot().version
+
+    page.evaluate(VISIBILITY_JS, "hidden")
+    assert not page.evaluate(STREAMING_JS)
+    requests = _requests(page)
+    match = _awaiting(match, bea)  # ann plays her whole turn meanwhile
+    assert match.version > before
+    page.wait_for_timeout(4500)
+    assert requests == [], f"a hidden tab asked: {requests}"
+    assert table.snapshot().version == before
+
+    page.evaluate(VISIBILITY_JS, "visible")
+    seen = table.wait_for_version(match.version, timeout_ms=5_000)
+    assert seen.marker == "one-document" and "Your turn" in seen.turn
+    page.wait_for_function(STREAMING_JS)
+
+
+def test_without_a_stream_the_page_polls_and_still_follows_the_table(site, make_context, settings):
+    """Live changes off (the embedded default without Redis): no stream, the 2 s poll."""
+    settings.PARLOUR_LIVE = False
+    ann, bea = factories.user_make("ann"), factories.user_make("bea")
+    match = _awaiting(factories.match_make(game="faraway", players=[ann, bea], seed=5), ann)
+    page = make_context().new_page()
+    log_in(page, site, "bea")
+    page.goto(f"{site}/matches/{match.pk}/")
+    assert page.evaluate("document.body.dataset.live") is None
+    page.wait_for_function("() => window.parlourLive && window.parlourLive.polling()")
+    table = TablePage(page, "bea")
+    before = table.snapshot().version
+    match = _awaiting(match, bea)
+    assert table.wait_for_version(match.version).version > before

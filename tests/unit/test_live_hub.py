@@ -1,0 +1,67 @@
+"""The hub's hand-out of published messages to its listeners (games/live/hub.py), without Redis:
+which listeners a message wakes, that a listener keeps only the newest table it was told, and
+that garbage on the channel is dropped."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from games.live.hub import Hub
+
+
+def _hub() -> Hub:
+    return Hub("redis://127.0.0.1:1/0", "test")
+
+
+def test_a_table_message_wakes_that_matchs_listeners_and_named_people_recount():
+    async def run() -> None:
+        hub = _hub()
+        seven, eight, badge_only = hub.listen(7, 1), hub.listen(8, 2), hub.listen(None, 3)
+        hub.dispatch(json.dumps({"m": 7, "v": 12, "p": 0, "u": [3]}))
+        assert seven.wake.is_set() and seven.table == (12, 0) and not seven.badge
+        assert not eight.wake.is_set() and eight.table is None
+        assert badge_only.badge and badge_only.table is None
+        hub.dispatch(json.dumps({"u": [1, 2]}))
+        assert seven.badge and eight.badge
+
+    asyncio.run(run())
+
+
+def test_a_listener_keeps_the_newest_table_only():
+    async def run() -> None:
+        hub = _hub()
+        listener = hub.listen(7, 1)
+        for version, phrases in ((12, 0), (14, 0), (13, 5), (14, 1)):
+            hub.dispatch(json.dumps({"m": 7, "v": version, "p": phrases}))
+        assert listener.table == (14, 1)
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize(
+    "raw", [b"", b"not json", b"[]", b'{"m": 7}', b'{"m": 7, "v": "x"}', b'{"u": [null]}', b"\xff"]
+)
+def test_garbage_on_the_channel_is_dropped(raw, caplog):
+    async def run() -> None:
+        hub = _hub()
+        listener = hub.listen(7, 1)
+        hub.dispatch(raw)
+        assert not listener.wake.is_set()
+
+    asyncio.run(run())
+    assert "unreadable message dropped" in caplog.text
+
+
+def test_forgotten_listeners_leave_no_trace():
+    async def run() -> None:
+        hub = _hub()
+        a, b = hub.listen(7, 1), hub.listen(None, 1)
+        assert hub.streams == 2
+        hub.forget(a)
+        hub.forget(b)
+        assert hub.streams == 0 and not hub.by_match and not hub.by_user
+
+    asyncio.run(run())
