@@ -36,6 +36,7 @@ from accounts.models import (
     NameChange,
     NotificationSettings,
     PendingEmail,
+    PushSubscription,
     TimeZoneSetting,
 )
 from games.engines import get_engine
@@ -127,6 +128,7 @@ def account_delete(*, user: AbstractBaseUser) -> str:
             PendingEmail,
             NameChange,  # former names go: they name them
             ChallengeSetting,
+            PushSubscription,  # their devices: no push reaches them again
         ):
             model.objects.filter(user_id=user.pk).delete()
         Follow.objects.filter(Q(follower_id=user.pk) | Q(followed_id=user.pk)).delete()

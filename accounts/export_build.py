@@ -35,6 +35,7 @@ from accounts.models import (
     MatchNotice,
     NameChange,
     PendingEmail,
+    PushSubscription,
     TimeZoneSetting,
 )
 from games import queue
@@ -132,7 +133,12 @@ def _account(user: AbstractBaseUser) -> dict[str, Any]:
 
 def _settings(user_id: int) -> dict[str, Any]:
     chosen = notify.settings_for(user_id)
-    fields = [*notify.KINDS.values(), *notify.NOTICE_KINDS.values(), "mute_phrases"]
+    fields = [
+        *notify.KINDS.values(),
+        *notify.PUSH_KINDS.values(),
+        *notify.NOTICE_KINDS.values(),
+        "mute_phrases",
+    ]
     return {name: getattr(chosen, name) for name in fields}
 
 
@@ -203,8 +209,23 @@ def _notices(user_id: int) -> list[dict[str, Any]]:
             "seen_at": _iso(notice.seen_at),
             "turn_mailed_at": _iso(notice.turn_mailed_at),
             "deadline_mailed_at": _iso(notice.deadline_mailed_at),
+            "turn_pushed_at": _iso(notice.turn_pushed_at),
         }
         for notice in MatchNotice.objects.filter(user_id=user_id).order_by("match_id")
+    ]
+
+
+def _push_devices(user_id: int) -> list[dict[str, Any]]:
+    """The devices that get the person's pushes: what the notifications page lists, never
+    their endpoint or keys (the means to push to the device, not facts about the person)."""
+    devices = PushSubscription.objects.filter(user_id=user_id).order_by("created_at", "pk")
+    return [
+        {
+            "label": device.label,
+            "created_at": _iso(device.created_at),
+            "last_success_at": _iso(device.last_success_at),
+        }
+        for device in devices
     ]
 
 
@@ -281,6 +302,7 @@ def data_export_write(*, export_id: int) -> DataExport | None:
         "holiday": _holiday(user.pk),
         "ratings": _ratings(user.pk),
         "notices": _notices(user.pk),
+        "push_devices": _push_devices(user.pk),
         "relations": _relations(user.pk),
         "invitations": _invitations(user.pk),
         "table_phrases": _phrases(user.pk),

@@ -129,6 +129,7 @@ class NotificationSettingsForm(forms.ModelForm):
             "email_turn",
             "email_deadline",
             "email_invitations",
+            "push_turn",
             "notice_invitations",
             "notice_turns",
             "notice_finished",

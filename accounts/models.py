@@ -45,6 +45,13 @@ class NotificationSettings(models.Model):
     notice_finished = models.BooleanField(
         "Show finished matches I have not seen in my notices", default=True
     )
+    # Web push to the person's devices (docs/notifications.md, "Web push"); each device opts in
+    # on its own, this turns them all off at once.
+    push_turn = models.BooleanField(
+        "Notify my devices when it is my turn",
+        default=True,
+        help_text='On each device where you chose "Notify this device" below.',
+    )
     # Not a mail nor a notice, but a thing said to the person: table phrases (docs/phrases.md).
     mute_phrases = models.BooleanField(
         "Hide the phrases people say at the table",
@@ -69,6 +76,9 @@ class MatchNotice(models.Model):
     seen_at = models.DateTimeField(null=True, blank=True)
     turn_mailed_at = models.DateTimeField(null=True, blank=True)
     deadline_mailed_at = models.DateTimeField(null=True, blank=True)
+    # When a turn push last reached one of the person's devices (once per turn; the turn mail
+    # then waits longer: docs/notifications.md, "How push and mail share the work").
+    turn_pushed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -77,6 +87,29 @@ class MatchNotice(models.Model):
 
     def __str__(self) -> str:
         return f"notices of user {self.user_id} about match {self.match_id}"
+
+
+class PushSubscription(models.Model):
+    """One device (a browser's push subscription) that gets the person's turn pushes
+    (docs/notifications.md, "Web push"): where to send, the keys to encrypt for it, and what
+    the devices list calls it. At most ``PARLOUR_PUSH_DEVICES`` a person."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    # The push service's address for this device: a browser has one, whoever subscribed last.
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=100)  # the device's P-256 public key, base64url
+    auth = models.CharField(max_length=32)  # its 16-byte authentication secret, base64url
+    label = models.CharField(max_length=80)  # "Chrome on Android", from its User-Agent
+    created_at = models.DateTimeField()
+    last_success_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "created_at"], name="pushsub_user_created")]
+
+    def __str__(self) -> str:
+        return f"push device {self.pk} of user {self.user_id}: {self.label}"
 
 
 class TimeZoneSetting(models.Model):

@@ -1,8 +1,9 @@
 """What a person wants mailed about their matches: their settings, and unsubscribing.
 
 The kinds of mail (``TURN``, ``DEADLINE``) are boxes on the person's settings page; each mail
-carries a signed one-click link that turns its kind off. When the mails go, and sending them,
-live with the games (``games.services.notifications``, ``games.selectors.notifications``),
+carries a signed one-click link that turns its kind off. Pushes to the person's devices have
+their own box (``PUSH_KINDS``: the turn push), beside the mails. When the mails go, and sending
+them, live with the games (``games.services.notifications``, ``games.selectors.notifications``),
 beside the moves that make a person awaited: they ask ``wants`` here whether to send.
 """
 
@@ -21,6 +22,8 @@ TURN = "turn"
 DEADLINE = "deadline"
 INVITATION = "invitation"  # a challenge by name, or a rematch offer
 KINDS = {TURN: "email_turn", DEADLINE: "email_deadline", INVITATION: "email_invitations"}
+# What goes to the person's devices as a web push (docs/notifications.md, "Web push").
+PUSH_KINDS = {TURN: "push_turn"}
 # What the notices page (and the badge) shows, each kind a box like the mails.
 NOTICE_INVITATIONS = "invitations"
 NOTICE_TURNS = "turns"
@@ -45,6 +48,11 @@ def settings_for(user_id: int) -> NotificationSettings:
 def wants(user_id: int, kind: str) -> bool:
     """Whether the person wants mails of ``kind`` (``TURN``, ``DEADLINE`` or ``INVITATION``)."""
     return bool(getattr(settings_for(user_id), KINDS[kind]))
+
+
+def push_wanted(user_id: int, kind: str) -> bool:
+    """Whether the person wants pushes of ``kind`` (a ``PUSH_KINDS`` key) on their devices."""
+    return bool(getattr(settings_for(user_id), PUSH_KINDS[kind]))
 
 
 def notice_wanted(user_id: int, kind: str) -> bool:

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
@@ -17,6 +18,7 @@ from accounts import email_confirmation, notify, rename, throttling
 from accounts.closure import hidden_people
 from accounts.forms import EmailAddressForm, NotificationSettingsForm, RegisterForm
 from accounts.people import profile_actions
+from accounts.push_devices import devices_of, push_device_lines
 from games.filters import HistoryFilters, page_number
 from games.presentation.ratings import rating_lines
 from games.presentation.results import form_entries, head_to_head_lines, history_lines
@@ -165,6 +167,8 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
         "email_form": email_form,
         "has_email": bool(request.user.email),
         "pending": email_confirmation.pending_address(request.user.pk),
+        "devices": push_device_lines(devices_of(request.user.pk)),
+        "vapid_public_key": settings.PARLOUR_VAPID_PUBLIC_KEY,
     }
     if posted is None:
         return render(request, "accounts/notifications.html", context)

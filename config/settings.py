@@ -11,6 +11,9 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from config.vapid import key_pair_stored
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(os.environ.get("PARLOUR_DATA_DIR", BASE_DIR / "var"))
@@ -235,6 +238,43 @@ PARLOUR_TURN_MAIL_DELAY = float(os.environ.get("PARLOUR_TURN_MAIL_DELAY", "180")
 # (seconds).
 PARLOUR_REMINDER_EVERY = float(os.environ.get("PARLOUR_REMINDER_EVERY", "300"))
 
+# --- Web push (docs/notifications.md, "Web push") ---------------------------------------------
+# The VAPID pair that signs every push (base64url: the 32-byte secret, the 65-byte public point;
+# ``vapid --gen`` or ``python -c "from config.vapid import key_pair_new; print(key_pair_new())"``
+# makes one). Required in production; the embedded default generates one into DATA_DIR once.
+PARLOUR_VAPID_PRIVATE_KEY = os.environ.get("PARLOUR_VAPID_PRIVATE_KEY", "")
+PARLOUR_VAPID_PUBLIC_KEY = os.environ.get("PARLOUR_VAPID_PUBLIC_KEY", "")
+if not (PARLOUR_VAPID_PRIVATE_KEY and PARLOUR_VAPID_PUBLIC_KEY):
+    if PRODUCTION:
+        raise ImproperlyConfigured(
+            "PARLOUR_VAPID_PRIVATE_KEY and PARLOUR_VAPID_PUBLIC_KEY must be set when "
+            "PARLOUR_PRODUCTION=1"
+        )
+    PARLOUR_VAPID_PRIVATE_KEY, PARLOUR_VAPID_PUBLIC_KEY = key_pair_stored(DATA_DIR)
+# Whom a push service may write to about this site's pushes.
+PARLOUR_VAPID_SUBJECT = os.environ.get("PARLOUR_VAPID_SUBJECT", f"mailto:{DEFAULT_FROM_EMAIL}")
+# The push services a subscription may name (https, by host or a parent domain of it): the
+# worker POSTs to the endpoint a browser gave, so no other address is accepted.
+PARLOUR_PUSH_HOSTS = env_list(
+    "PARLOUR_PUSH_HOSTS",
+    "fcm.googleapis.com,updates.push.services.mozilla.com,push.services.mozilla.com,"
+    "notify.windows.com,push.apple.com",
+)
+# Also accept http endpoints on a loopback address (a local stand-in push service: tests, and
+# developers with PARLOUR_DEBUG=1).
+PARLOUR_PUSH_LOOPBACK = env_bool("PARLOUR_PUSH_LOOPBACK", DEBUG)
+PARLOUR_PUSH_DEVICES = 5  # devices a person may have; a further one replaces the oldest
+# Seconds a push service may take to answer for one device.
+PARLOUR_PUSH_TIMEOUT = float(os.environ.get("PARLOUR_PUSH_TIMEOUT", "5"))
+# Seconds a push service keeps a push for a device that is off (12 hours).
+PARLOUR_PUSH_TTL = int(os.environ.get("PARLOUR_PUSH_TTL", str(12 * 3600)))
+# Seconds between becoming awaited and the turn push's check: a person at the table by then
+# has been marked seen, and gets no push.
+PARLOUR_TURN_PUSH_DELAY = float(os.environ.get("PARLOUR_TURN_PUSH_DELAY", "10"))
+# After a push reached a device, the turn mail waits this many seconds (6 hours) instead of
+# PARLOUR_TURN_MAIL_DELAY, and goes then only if the person still has not looked.
+PARLOUR_TURN_MAIL_AFTER_PUSH = float(os.environ.get("PARLOUR_TURN_MAIL_AFTER_PUSH", str(6 * 3600)))
+
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"
 USE_I18N = True
@@ -295,6 +335,8 @@ CONTENT_SECURITY_POLICY = {
         "style-src": [_SELF],
         "img-src": [_SELF],  # nothing here or in the admin uses data: images
         "connect-src": [_SELF],  # htmx requests and polling
+        "worker-src": [_SELF],  # the service worker, /sw.js (web push)
+        "manifest-src": [_SELF],  # /manifest.webmanifest (the installable app)
         "font-src": [_SELF],
         "form-action": [_SELF],
         "frame-ancestors": [_NONE],
@@ -379,6 +421,10 @@ PARLOUR_LIVE_CHANNEL = os.environ.get(
     "PARLOUR_LIVE_CHANNEL",
     f"parlour:live:{CELERY_TASK_DEFAULT_QUEUE}:{DATABASES['default']['NAME']}",
 )
+# Seconds a process skips Redis after a failed publish (games/live/publish.py); a hub that has
+# just (re)subscribed waits this long (and a little more) before it takes streams, so no message
+# skipped meanwhile by another process goes unannounced to a stream that started after it.
+PARLOUR_LIVE_BACKOFF = float(os.environ.get("PARLOUR_LIVE_BACKOFF", "1"))
 # Seconds between the stream's keep-alive comments (proxies close a connection silent for long).
 PARLOUR_LIVE_HEARTBEAT = float(os.environ.get("PARLOUR_LIVE_HEARTBEAT", "15"))
 

@@ -4,6 +4,7 @@ from django.urls import include, path
 from accounts.friends import friends_page
 from accounts.urls import player_urlpatterns
 from games.live.stream import live_stream
+from games.views import app_shell
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -11,6 +12,9 @@ urlpatterns = [
     path("players/", include(player_urlpatterns)),
     path("friends/", friends_page, name="friends"),
     path("live/", live_stream, name="live_stream"),
+    # The installable app: both at the root, the worker's scope being the path it is served at.
+    path("manifest.webmanifest", app_shell.manifest, name="web_manifest"),
+    path("sw.js", app_shell.service_worker, name="service_worker"),
     path("", include("games.urls")),
 ]
 

@@ -37,6 +37,7 @@ ROUND_NEXT = "games.round_next"
 RATINGS_UPDATE = "games.ratings_update"
 MATCH_ANALYSE = "games.match_analyse"
 TURN_MAIL = "accounts.turn_mail"
+TURN_PUSH = "accounts.turn_push"  # accounts.tasks registers it
 INVITATION_MAIL = "games.invitation_mail"
 DATA_EXPORT = "accounts.data_export"  # accounts.tasks registers it
 

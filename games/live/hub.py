@@ -7,8 +7,12 @@ slow stream never queues a backlog: it wakes to the latest state.
 
 While Redis cannot be reached the hub is down: every stream is ended (its page polls and its
 EventSource reconnects; a new stream is refused with a 503 until the hub is back), and the hub
-tries Redis again every ``RETRY`` seconds. A Redis that hangs without closing the socket is
-found by a ``PING`` after ``PING_EVERY`` seconds of silence, answered within ``PING_EVERY``.
+tries Redis again every ``RETRY`` seconds. Once subscribed it waits ``settle()`` seconds before it
+takes streams: a process that failed to publish while Redis was down skips Redis for
+``PARLOUR_LIVE_BACKOFF`` seconds, and a change it made in that time is never published; a
+stream that starts after every such skip is over reads the current state itself. A Redis that
+hangs without closing the socket is found by a ``PING`` after ``PING_EVERY`` seconds of silence,
+answered within ``PING_EVERY``.
 """
 
 from __future__ import annotations
@@ -30,6 +34,11 @@ logger = logging.getLogger("parlour.live")
 
 PING_EVERY = 5.0  # seconds of silence before the hub asks Redis whether it is there
 RETRY = 1.0  # seconds between attempts to reach Redis while it is down
+
+
+def settle() -> float:
+    """Seconds from subscribing to taking streams: every publisher's skip begun before is over."""
+    return float(settings.PARLOUR_LIVE_BACKOFF) + 0.25
 
 
 class Listener:
@@ -62,6 +71,7 @@ class Hub:
         self.by_user: dict[int, set[Listener]] = defaultdict(set)
         self.up = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._settled: asyncio.TimerHandle | None = None
 
     # --- streams --------------------------------------------------------------------------------
 
@@ -133,7 +143,7 @@ class Hub:
             pubsub = client.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(self.channel)
-                self.up.set()
+                self._settled = asyncio.get_running_loop().call_later(settle(), self.up.set)
                 logger.info("live events: listening on %s", self.channel)
                 await self._listen(pubsub)
             except asyncio.CancelledError:
@@ -146,6 +156,8 @@ class Hub:
                         exc,
                     )
             finally:
+                if self._settled is not None:
+                    self._settled.cancel()
                 self.up.clear()
                 self._all_down()
                 await _quietly_close(pubsub, client)

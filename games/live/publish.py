@@ -6,9 +6,10 @@ so a stream never announces a version that a reader cannot see yet, and a rolled
 never announced. Without Redis (``PARLOUR_LIVE`` off) nothing is sent and pages poll.
 
 Redis down costs a request as little as a broker outage does (``config/publish.py``): short
-socket timeouts, then this process skips Redis for ``PARLOUR_BROKER_BACKOFF`` seconds without
+socket timeouts, then this process skips Redis for ``PARLOUR_LIVE_BACKOFF`` seconds (1) without
 touching the network. A lost message is a late page, never a wrong one: pages that lost their
-stream poll, and a stream that reconnects is told the current version at once.
+stream poll, a stream that (re)connects is told the current version at once, and a hub takes
+streams only once every skip that began before it subscribed is over (``games/live/hub.py``).
 """
 
 from __future__ import annotations
@@ -57,12 +58,12 @@ def send(message: dict[str, Any]) -> bool:
     try:
         _redis().publish(settings.PARLOUR_LIVE_CHANNEL, json.dumps(message, separators=(",", ":")))
     except (redis.RedisError, OSError) as exc:
-        _down_until = time.monotonic() + float(settings.PARLOUR_BROKER_BACKOFF)
+        _down_until = time.monotonic() + float(settings.PARLOUR_LIVE_BACKOFF)
         logger.warning(
             "live events: Redis down (%s: %s); pages poll; skipping Redis for %s s",
             type(exc).__name__,
             exc,
-            settings.PARLOUR_BROKER_BACKOFF,
+            settings.PARLOUR_LIVE_BACKOFF,
         )
         return False
     return True

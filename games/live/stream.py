@@ -28,14 +28,13 @@ from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 
-from games.live.hub import Hub, Listener, hub
+from games.live.hub import Hub, Listener, hub, settle
 from games.selectors.access import match_poll_version
 from games.selectors.notices import turns_waiting_count
 from games.views.notice_sources import notice_badge_count
 
 LIFETIME = 1800.0  # seconds a stream lasts before the browser is asked to reconnect
 RETRY_MS = 2000  # the reconnect delay the browser is told (EventSource's ``retry:``)
-READY_WAIT = 1.0  # seconds a new stream waits for this process's subscription to Redis
 
 
 def table_id(marks: tuple[int, int]) -> str:
@@ -77,7 +76,7 @@ async def live_stream(request: HttpRequest) -> HttpResponse:
         # 204, which tells an EventSource not to reconnect (the page polls instead).
         return _refusal("", 204)
     this_hub = hub()
-    if not await this_hub.ready(READY_WAIT):
+    if not await this_hub.ready(settle() + 1.0):
         response = _refusal("Live changes are unavailable for now: the page polls.", 503)
         response["Retry-After"] = "10"
         return response

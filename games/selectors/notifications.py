@@ -28,7 +28,8 @@ def awaited_count(*, user_id: int) -> int:
 
 def turn_mails_due(*, now: datetime) -> list[tuple[int, int]]:
     """``(match_id, user_id)`` of the people whose turn mail is due but never went: awaited for
-    longer than the delay, not at the table since, no turn mail yet this turn, mail wanted.
+    longer than the delay, not at the table since, no turn mail yet this turn, no push this
+    turn in the last ``PARLOUR_TURN_MAIL_AFTER_PUSH`` seconds, mail wanted.
 
     The mail's own task normally sends it; this finds the ones that task never ran for (a
     broker that was down when the turn began, a worker killed while it held the task for its
@@ -38,8 +39,12 @@ def turn_mails_due(*, now: datetime) -> list[tuple[int, int]]:
     """
     due_before = now - timedelta(seconds=float(settings.PARLOUR_TURN_MAIL_DELAY))
     settled = MatchNotice.objects.filter(user_id=OuterRef("user_id"), match_id=OuterRef("match_id"))
+    # A push of this turn that reached a device puts the mail off (turn_mail_waits_for_push).
+    pushed_after = now - timedelta(seconds=float(settings.PARLOUR_TURN_MAIL_AFTER_PUSH))
     seen_or_mailed = settled.filter(
-        Q(seen_at__gte=OuterRef("awaited_since")) | Q(turn_mailed_at__gte=OuterRef("awaited_since"))
+        Q(seen_at__gte=OuterRef("awaited_since"))
+        | Q(turn_mailed_at__gte=OuterRef("awaited_since"))
+        | Q(turn_pushed_at__gte=OuterRef("awaited_since"), turn_pushed_at__gt=pushed_after)
     )
     opted_out = NotificationSettings.objects.filter(user_id=OuterRef("user_id"), email_turn=False)
     return list(

@@ -4,11 +4,12 @@ reminder, their rate limits, and sending the turn mail's task (docs/notification
 What is sent when: a turn mail when a person becomes awaited, checked
 ``PARLOUR_TURN_MAIL_DELAY`` seconds later and skipped if they have looked at the table since,
 have moved, or turned turn mails off, and at most once per match every
-``PARLOUR_TURN_MAIL_EVERY`` seconds; a deadline reminder once per turn when 80% of a turn
-deadline has gone (``games.selectors.notifications.reminders_due``). Both limits are
-conditional UPDATEs of the person's one ``MatchNotice`` row for the match, so two workers
-deciding the same mail at once send it once. A beat sweep sends the turn mails whose task never
-ran (``games.selectors.notifications.turn_mails_due``).
+``PARLOUR_TURN_MAIL_EVERY`` seconds (a turn push that reached a device puts it off for
+``PARLOUR_TURN_MAIL_AFTER_PUSH``: ``games.services.turn_push``); a deadline reminder once per
+turn when 80% of a turn deadline has gone (``games.selectors.notifications.reminders_due``).
+Both limits are conditional UPDATEs of the person's one ``MatchNotice`` row for the match, so
+two workers deciding the same mail at once send it once. A beat sweep sends the turn mails whose
+task never ran (``games.selectors.notifications.turn_mails_due``).
 
 These live with the games, beside the moves that make a person awaited; what a person wants
 mailed (their ``NotificationSettings``, the unsubscribe links) stays with the account,
@@ -54,24 +55,28 @@ def seen_mark(*, user_id: int, match_id: int) -> None:
 
 def turn_mails_enqueue(*, match: Match, user_ids: Sequence[int]) -> None:
     """After the commit, the turn mail task of each person now awaited (``user_ids``), to run
-    ``PARLOUR_TURN_MAIL_DELAY`` seconds later: no statement now.
+    ``PARLOUR_TURN_MAIL_DELAY`` seconds later, and their turn push task
+    (``games.services.turn_push``), ``PARLOUR_TURN_PUSH_DELAY`` seconds later: no statement now.
 
     Without a worker (eager mode: tasks run inside the request) nothing can wait, so the mail
     is checked at once only when the delay is 0; with a delay it is not sent at all, rather
     than mailing someone who is looking at the table and adding the task's statements to the
     move's request. A broker that is down delays the mail until beat's turn mail sweep.
     """
-    countdown = float(settings.PARLOUR_TURN_MAIL_DELAY)
     for user_id in user_ids:
-        queue.enqueue(
-            queue.TURN_MAIL,
-            match.pk,
-            user_id,
-            match.version,
-            countdown=countdown,
-            must_wait=True,
-            robust=True,  # a mail that fails must not keep the bot's turn from being sent
-        )
+        for task, delay in (
+            (queue.TURN_PUSH, settings.PARLOUR_TURN_PUSH_DELAY),
+            (queue.TURN_MAIL, settings.PARLOUR_TURN_MAIL_DELAY),
+        ):
+            queue.enqueue(
+                task,
+                match.pk,
+                user_id,
+                match.version,
+                countdown=float(delay),
+                must_wait=True,
+                robust=True,  # a notice that fails must not keep the bot's turn from being sent
+            )
 
 
 # --- The mails --------------------------------------------------------------------------------
@@ -162,6 +167,14 @@ def turn_mail_claim(*, user_id: int, match_id: int, now: datetime) -> datetime |
     return previous if claimed == 1 else False
 
 
+def turn_mail_waits_for_push(*, pushed_at: datetime | None, since: datetime, now: datetime) -> bool:
+    """Whether a push of this turn (begun ``since``) reached a device (at ``pushed_at``) less
+    than ``PARLOUR_TURN_MAIL_AFTER_PUSH`` seconds before ``now``: then the mail waits
+    (docs/notifications.md, "How push and mail share the work")."""
+    after = now - timedelta(seconds=float(settings.PARLOUR_TURN_MAIL_AFTER_PUSH))
+    return pushed_at is not None and pushed_at >= since and pushed_at > after
+
+
 def turn_mail_send(*, match_id: int, user_id: int) -> bool:
     """Send the turn mail if it is still due; ``True`` when one went."""
     seat = (
@@ -173,16 +186,18 @@ def turn_mail_send(*, match_id: int, user_id: int) -> bool:
         return False  # no one to mail, or only an address its owner has not confirmed
     if seat.awaited_since is None or seat.match.status != Match.Status.ACTIVE:
         return False  # they have moved (or the match is over)
-    seen = (
+    seen, pushed = (
         MatchNotice.objects.filter(user_id=user_id, match_id=match_id)
-        .values_list("seen_at", flat=True)
+        .values_list("seen_at", "turn_pushed_at")
         .first()
-    )
+    ) or (None, None)
     if seen is not None and seen >= seat.awaited_since:
         return False  # they were at the table after it became their turn
+    now = timezone.now()
+    if turn_mail_waits_for_push(pushed_at=pushed, since=seat.awaited_since, now=now):
+        return False  # a device has it: beat's sweep mails later if they still have not looked
     if not wants(user_id, TURN):
         return False
-    now = timezone.now()
     previous = turn_mail_claim(user_id=user_id, match_id=match_id, now=now)
     if previous is False:
         return False

@@ -7,8 +7,9 @@ servers did; it sends its own tasks (a match that starts with a bot's turn) to t
 queue. Every process a test starts is stopped when it ends, failed or not.
 
 Run on its own (``make test-faults``): the default connection is repointed for the session.
-A missing binary (initdb, pg_ctl, redis-server, gunicorn, celery) skips these tests, or fails it
-under ``REQUIRE_SERVICES=1`` (tests/conftest.py's policy).
+A missing binary (initdb, pg_ctl, redis-server, gunicorn, celery; nginx for the tests that use
+the ``nginx_binary`` fixture) skips these tests, or fails them under ``REQUIRE_SERVICES=1``
+(tests/conftest.py's policy).
 """
 
 from __future__ import annotations
@@ -30,22 +31,37 @@ from django.test import Client
 from config.publish import broker_backoff_reset
 from tests import factories
 from tests.stack.http import Browser
-from tests.stack.processes import PostgresCluster, RedisServer, Stack, missing_binaries
+from tests.stack.processes import (
+    Nginx,
+    PostgresCluster,
+    RedisServer,
+    Stack,
+    missing_binaries,
+)
 
 # Seconds: beat sweeps every SWEEP_EVERY and re-sends a bot turn that sat still SWEEP_AFTER.
 SWEEP_EVERY = 1
 SWEEP_AFTER = 2
 
 
-@pytest.fixture(scope="session")
-def binaries() -> None:
-    missing = missing_binaries()
+def _required(missing: list[str]) -> None:
     if not missing:
         return
     why = f"the fault tests need {', '.join(missing)}"
     if os.environ.get("REQUIRE_SERVICES") == "1":
         pytest.fail(f"REQUIRE_SERVICES=1 but {why}")
     pytest.skip(why)
+
+
+@pytest.fixture(scope="session")
+def binaries() -> None:
+    _required(missing_binaries())
+
+
+@pytest.fixture(scope="session")
+def nginx_binary(binaries) -> None:
+    """For the tests behind the proxy: Debian's nginx too (``.ci/run`` installs nginx-light)."""
+    _required(missing_binaries(nginx=True))
 
 
 @pytest.fixture(scope="session")
@@ -127,9 +143,13 @@ def person(prefix: str):
     return factories.user_make(f"{prefix}-{uuid.uuid4().hex[:8]}")
 
 
-def visitor_for(stack: Stack, user) -> Browser:
-    """A browser signed in as ``user``: a real session row, made as a sign-in makes it."""
+def visitor_for(stack: Stack, user, proxy: Nginx | None = None) -> Browser:
+    """A browser signed in as ``user``: a real session row, made as a sign-in makes it. It
+    talks to the stack's web port, or with ``proxy`` to nginx over HTTPS."""
     client = Client()
     client.force_login(user)
     name = settings.SESSION_COOKIE_NAME
-    return Browser(stack.web_port, {name: client.cookies[name].value})
+    cookies = {name: client.cookies[name].value}
+    if proxy is not None:
+        return Browser(proxy.port, cookies, tls=proxy.tls)
+    return Browser(stack.web_port, cookies)

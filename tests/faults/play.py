@@ -3,12 +3,16 @@ a bot (tests/faults/conftest.py starts the processes)."""
 
 from __future__ import annotations
 
-from games.models import Match
+from games.models import Match, Move
 from games.services import match_create
 from tests import factories
 from tests.faults.conftest import Stack, person, visitor_for
 from tests.polling import wait_for
-from tests.stack.http import Browser
+from tests.stack.http import Answer, Browser
+
+# Seconds: during an outage (Redis down), each move is answered within the slowest normal move
+# measured in the same test plus this (the issue's bound).
+MARGIN = 0.5
 
 
 def two_matches_served(stack: Stack) -> tuple[Match, dict[int, Browser], Match, Browser]:
@@ -26,12 +30,21 @@ def two_matches_served(stack: Stack) -> tuple[Match, dict[int, Browser], Match, 
     return people, visitors, with_bot, visitor_for(stack, ann)
 
 
-def play_awaited(match: Match, visitors: dict[int, Browser]) -> None:
-    """The awaited person's first legal move over HTTP; it must be taken."""
+def play_awaited(match: Match, visitors: dict[int, Browser]) -> Answer:
+    """The awaited person's first legal move over HTTP; it must be taken (answered 200, one
+    more move in the log). Its answer."""
     match.refresh_from_db()
     seat = match.awaiting[0]
+    before = Move.objects.filter(match=match).count()
     answer = visitors[seat].move(match.pk, factories.legal_moves(match, seat)[0], match.version)
     assert answer.status == 200, answer.body[:500]
+    assert Move.objects.filter(match=match).count() == before + 1
+    return answer
+
+
+def timed_moves(match: Match, visitors: dict[int, Browser], count: int) -> list[float]:
+    """``count`` moves by whoever is awaited, each taken; the seconds each took over HTTP."""
+    return [play_awaited(match, visitors).seconds for _ in range(count)]
 
 
 def person_turn(match: Match, visitor) -> None:

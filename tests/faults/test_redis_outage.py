@@ -11,28 +11,17 @@ from __future__ import annotations
 
 import time
 
-from games.models import Match, Move
 from tests import factories
 from tests.faults.conftest import SWEEP_AFTER, SWEEP_EVERY
-from tests.faults.play import bot_answered, person_turn, two_matches_served
+from tests.faults.play import (
+    MARGIN,
+    bot_answered,
+    person_turn,
+    timed_moves,
+    two_matches_served,
+)
 
 MOVES = 4
-MARGIN = 0.5  # seconds: the issue's bound
-
-
-def _timed_moves(match: Match, visitors: dict[int, object], count: int) -> list[float]:
-    """``count`` moves by whoever is awaited, over HTTP, each checked committed; seconds."""
-    seconds = []
-    for _ in range(count):
-        match.refresh_from_db()
-        seat = match.awaiting[0]
-        move = factories.legal_moves(match, seat)[0]
-        before = Move.objects.filter(match=match).count()
-        answer = visitors[seat].move(match.pk, move, match.version)
-        assert answer.status == 200, answer.body[:500]
-        assert Move.objects.filter(match=match).count() == before + 1
-        seconds.append(answer.seconds)
-    return seconds
 
 
 def test_people_play_on_while_redis_is_down_and_bots_resume_after(stack):
@@ -41,12 +30,12 @@ def test_people_play_on_while_redis_is_down_and_bots_resume_after(stack):
 
     for visitor in visitors.values():
         assert visitor.table(people.pk).status == 200
-    _timed_moves(people, visitors, 4)  # warm-up: each gunicorn worker's first requests
-    normal = _timed_moves(people, visitors, MOVES)
+    timed_moves(people, visitors, 4)  # warm-up: each gunicorn worker's first requests
+    normal = timed_moves(people, visitors, MOVES)
 
     stack.redis.stop()
     try:
-        down = _timed_moves(people, visitors, MOVES)
+        down = timed_moves(people, visitors, MOVES)
         person_turn(with_bot, ann_alone)  # the bot's turn now, and no broker to send it
         stalled_at = with_bot.ply
         # With Redis up, the bot answers within a sweep; down, it must not move at all.
@@ -61,7 +50,7 @@ def test_people_play_on_while_redis_is_down_and_bots_resume_after(stack):
     resumed_after = time.monotonic() - back
     print(f"normal moves {normal}; during the outage {down}; bot resumed {resumed_after:.1f} s")
     assert max(down) <= max(normal) + MARGIN, (down, normal)
-    assert _timed_moves(people, visitors, 1)
+    assert timed_moves(people, visitors, 1)
 
     web_log = next(p for p in stack.processes if p.name == "web").output()
     assert "broker down: could not send" in web_log  # what the operator sees

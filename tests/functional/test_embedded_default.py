@@ -607,6 +607,14 @@ def test_a_private_match_is_the_sites_own_404_under_make_run(embedded_site: Site
     pk = ann.match_new("faraway", ["me", "person"], visibility="private")
     assert ann.open_table(pk).status == "waiting"
 
+    # No Redis here: the page has no live stream and polls (docs/live.md), and a stream asked
+    # for anyway is refused at once (runserver is WSGI) rather than held open.
+    status, page, _ = ann.request("detail", "GET", f"/matches/{pk}/")
+    assert status == 200 and "data-live=" not in page and 'hx-trigger="parlour-poll"' in page
+    assert "js/live.js" in page
+    status, _, _ = ann.request("live", "GET", "/live/")
+    assert status == 204
+
     status, page, _ = bea.request("detail", "GET", f"/matches/{pk}/")
     assert status == 404
     assert "There is no such page" in page

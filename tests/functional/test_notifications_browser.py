@@ -40,6 +40,7 @@ def test_each_box_sits_beside_its_label(live_server, make_context, viewport):
         "email_turn",
         "email_deadline",
         "email_invitations",
+        "push_turn",
         "notice_invitations",
         "notice_turns",
         "notice_finished",

@@ -46,6 +46,7 @@ from games.engines import get_engine
 from games.models import Invitation, Match
 from games.services.invitations import match_challenge_create
 from tests import factories
+from tests.push_service import device_make
 
 pytestmark = pytest.mark.django_db
 
@@ -76,6 +77,7 @@ FORMS = {
     "say a phrase": {"phrase": "good_luck"},
     "say a phrase, plain": {"phrase": "good_luck"},
     "phrase off the list": {"phrase": "hello, world"},
+    "subscribe, a form": {"endpoint": "https://fcm.googleapis.com/fcm/send/x"},
     "private phrase": {"phrase": "land_ho"},
     "finished phrase": {"phrase": "good_game"},
 }
@@ -154,6 +156,16 @@ MATRIX_TEXT = [
     ("turn badge (poll)",  "GET hx", "/accounts/badge/",                  286, 200, 200, 200, 200),
     ("notices page",       "GET",    "/notices/",                           L, 200, 200, 200, 200),
     ("notices by POST",    "POST",   "/notices/",                           L, 405, 405, 405, 405),
+    # Web push (docs/notifications.md): each person's own devices; ann has one. A form post is
+    # no subscription (JSON is): a 400. Removing anyone else's device is a 404, as for none.
+    ("subscribe, a form",  "POST",   "/accounts/notifications/devices/",    L, 400, 400, 400, 400),
+    ("subscribe by GET",   "GET",    "/accounts/notifications/devices/",    L, 405, 405, 405, 405),
+    ("remove ann's device","POST",   "/accounts/notifications/devices/{device}/remove/",
+                                                                            L, 404, 302, 404, 404),
+    ("remove, by GET",     "GET",    "/accounts/notifications/devices/{device}/remove/",
+                                                                            L, 405, 405, 405, 405),
+    ("app manifest",       "GET",    "/manifest.webmanifest",             200, 200, 200, 200, 200),
+    ("service worker",     "GET",    "/sw.js",                            200, 200, 200, 200, 200),
     # Holidays: each signed-in person's own, the URLs name nobody (docs/accounts.md).
     ("go on holiday",      "POST",   "/accounts/holiday/",                  L, 302, 302, 302, 302),
     ("holiday, too long",  "POST",   "/accounts/holiday/",                  L, 400, 400, 400, 400),
@@ -324,6 +336,7 @@ def world(db, settings, tmp_path) -> World:
     email_confirmation.hold(ann, "ann.new@example.org")
     confirm = email_confirmation.confirm_token(ann.pk, "ann.new@example.org")
     export = data_export_write(export_id=data_export_request(user=ann).pk)
+    device = device_make(ann)
     clients = {ANONYMOUS: Client()}
     for role, user in ((OUTSIDER, cal), (SEAT_0, ann), (SEAT_1, bea), (STAFF, staff)):
         clients[role] = factories.client_for(user)
@@ -346,6 +359,7 @@ def world(db, settings, tmp_path) -> World:
         "invite": invite.invite_token,
         "unsub": token,
         "export": str(export.pk),
+        "device": str(device.pk),
         "bad": token[:-2] + ("AA" if not token.endswith("AA") else "BB"),
         "today": timezone.localdate().isoformat(),
         "too_far": (timezone.localdate() + timedelta(days=8)).isoformat(),

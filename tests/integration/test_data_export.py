@@ -74,6 +74,7 @@ def test_the_export_holds_the_persons_data_and_their_seats_records(ann, bea, cal
         "email_turn": True,
         "email_deadline": False,
         "email_invitations": True,
+        "push_turn": True,
         "notice_invitations": True,
         "notice_turns": True,
         "notice_finished": True,

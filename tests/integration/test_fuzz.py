@@ -70,12 +70,14 @@ from accounts.models import (
     NameChange,
     NotificationSettings,
     PendingEmail,
+    PushSubscription,
     TimeZoneSetting,
 )
 from games.models import Invitation, Match, Move, Rating, RatingChange, Seat, TablePhrase
 from games.services import match_create
 from games.services.invitations import match_challenge_create, rematch_offer
 from tests import factories
+from tests.push_service import Browser, device_make
 
 pytestmark = pytest.mark.django_db
 
@@ -140,6 +142,11 @@ SITE_ROUTES: dict[str, dict[str, str]] = {
     "person_unblock": {"username": "username"},
     "friends": {},
     "challenge_setting": {},
+    # Web push (docs/notifications.md): a device's subscription, its removal, the app's shell.
+    "push_subscribe": {},
+    "push_device_remove": {"pk": "device"},
+    "web_manifest": {},
+    "service_worker": {},
 }
 
 # The admin site's own routes; each registered model adds the routes of ADMIN_MODEL_ACTIONS and
@@ -231,6 +238,7 @@ class World:
     export_ids: list[str]  # ann's data export, ready to download
     # ann's challenges to bea and cal (a private waiting match), and bea's rematch offer to ann
     invitation_ids: list[str]
+    device_ids: list[str]  # ann's push device, and bea's
 
 
 ROLES = ("anonymous", "ann", "bea", "cal", "staff")
@@ -313,6 +321,7 @@ def world(db, settings, tmp_path) -> World:
         passwords=[factories.PASSWORD, "wrong-password"],
         export_ids=[str(data_export_write(export_id=data_export_request(user=ann).pk).pk)],
         invitation_ids=[str(pk) for pk in Invitation.objects.values_list("pk", flat=True)],
+        device_ids=[str(device_make(user).pk) for user in (ann, bea)],
     )
 
 
@@ -455,6 +464,7 @@ def path_value(world: World, kind: str) -> st.SearchStrategy[str]:
         "id": world.object_ids,
         "export": world.export_ids,
         "invitation": world.invitation_ids,
+        "device": world.device_ids,
     }
     if kind == "match":
         # The int converter matches digits only; anything else is the resolver's 404.
@@ -652,6 +662,35 @@ def _multipart(form: dict[str, list[str]]) -> Body:
     return Body(MULTIPART_CONTENT, encode_multipart(BOUNDARY, form))
 
 
+# Push subscriptions as "Notify this device" posts them (docs/notifications.md), their parts
+# good or hostile: the endpoint, the keys, their types.
+SUBSCRIPTION_PARTS = st.one_of(
+    NASTY,
+    st.sampled_from(
+        [
+            "https://fcm.googleapis.com/fcm/send/x",
+            "http://127.0.0.1:9/push",
+            "https://127.0.0.1/push",
+            "https://fcm.googleapis.com.evil.example/",
+            "https://u:p@fcm.googleapis.com/",
+            "https://fcm.googleapis.com:0/",
+            Browser().p256dh,
+            "AAAAAAAAAAAAAAAAAAAAAA",
+            "BA" + "A" * 85,
+        ]
+    ),
+)
+SUBSCRIPTIONS = st.fixed_dictionaries(
+    {
+        "endpoint": st.one_of(SUBSCRIPTION_PARTS, st.integers(), st.none()),
+        "keys": st.one_of(
+            st.fixed_dictionaries({"p256dh": SUBSCRIPTION_PARTS, "auth": SUBSCRIPTION_PARTS}),
+            JSON_VALUES,
+        ),
+    }
+).map(lambda value: Body("application/json", json.dumps(value).encode()))
+
+
 def body_strategy(world: World) -> st.SearchStrategy[Body]:
     forms = form_strategy(world)
     raw_types = st.sampled_from(
@@ -683,6 +722,7 @@ def body_strategy(world: World) -> st.SearchStrategy[Body]:
         forms.map(_urlencoded),
         forms.map(_multipart),
         raw,
+        SUBSCRIPTIONS,
     )
 
 
@@ -841,6 +881,7 @@ def rows_snapshot() -> tuple[Any, ...]:
         list(Invitation.objects.order_by("pk").values_list()),
         LogEntry.objects.count(),
         list(TablePhrase.objects.order_by("pk").values_list()),
+        list(PushSubscription.objects.order_by("pk").values_list()),
     )
 
 

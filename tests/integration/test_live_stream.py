@@ -15,7 +15,7 @@ from games.models import Match
 from games.services import move_submit
 from tests import factories
 from tests.live.server import asgi_server
-from tests.live.sse import Event, Stream
+from tests.stack.sse import Event, EventStream
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services("redis")]
 
@@ -36,11 +36,14 @@ def cookies_for(user) -> dict[str, str]:
     return {name: client.cookies[name].value}
 
 
-def next_named(stream: Stream, name: str, timeout: float = 10.0) -> Event:
-    while True:
-        event = stream.next(timeout)
-        if event.name == name:
-            return event
+def open_stream(base: str, path: str, user=None, last_event_id: str | None = None) -> EventStream:
+    cookies = cookies_for(user) if user is not None else None
+    port = int(base.rsplit(":", 1)[1])
+    return EventStream(port, path, cookies=cookies, last_event_id=last_event_id)
+
+
+def next_named(stream: EventStream, name: str, timeout: float = 10.0) -> Event:
+    return stream.wait_for(lambda event: event.name == name, timeout)
 
 
 def play_one(match: Match) -> Match:
@@ -60,10 +63,10 @@ def play_one(match: Match) -> Match:
 def test_a_seat_hears_the_current_table_and_badge_then_each_move(live):
     ann, bea = factories.user_make("ann"), factories.user_make("bea")
     match = factories.match_make(game="faraway", players=[ann, bea], seed=5)
-    stream = Stream(f"{live}/live/?match={match.pk}", cookies_for(ann))
+    stream = open_stream(live, f"/live/?match={match.pk}", ann)
     assert stream.status == 200
-    assert stream.headers["Content-Type"].startswith("text/event-stream")
-    assert stream.headers["Cache-Control"] == "no-store"
+    assert stream.headers["content-type"].startswith("text/event-stream")
+    assert stream.headers["cache-control"] == "no-store"
     first = next_named(stream, "table")
     assert first.json() == {"version": match.version, "phrases": 0}
     assert first.id == f"{match.version}.0"
@@ -80,8 +83,8 @@ def test_a_seat_hears_the_current_table_and_badge_then_each_move(live):
 def test_the_stream_carries_numbers_only(live):
     ann, bea = factories.user_make("ann"), factories.user_make("bea")
     match = factories.match_make(game="faraway", players=[ann, bea], seed=5)
-    stream = Stream(f"{live}/live/?match={match.pk}", cookies_for(bea))
-    events = [stream.next(5), stream.next(5)]
+    stream = open_stream(live, f"/live/?match={match.pk}", bea)
+    events = [stream.next_event(5), stream.next_event(5)]
     match = play_one(match)
     events.append(next_named(stream, "table"))
     for event in events:
@@ -94,8 +97,8 @@ def test_last_event_id_of_the_current_table_sends_no_table_but_an_older_one_catc
     ann, bea = factories.user_make("ann"), factories.user_make("bea")
     match = factories.match_make(game="faraway", players=[ann, bea], seed=5)
     current = f"{match.version}.0"
-    stream = Stream(f"{live}/live/?match={match.pk}", cookies_for(ann), last_event_id=current)
-    assert stream.next(5).name == "badge"  # no table: the page has it
+    stream = open_stream(live, f"/live/?match={match.pk}", ann, last_event_id=current)
+    assert stream.next_event(5).name == "badge"  # no table: the page has it
     with pytest.raises(TimeoutError):
         next_named(stream, "table", timeout=1.5)
     stream.close()
@@ -103,7 +106,7 @@ def test_last_event_id_of_the_current_table_sends_no_table_but_an_older_one_catc
     stale = current
     match = play_one(match)
     match = play_one(match)
-    again = Stream(f"{live}/live/?match={match.pk}", cookies_for(ann), last_event_id=stale)
+    again = open_stream(live, f"/live/?match={match.pk}", ann, last_event_id=stale)
     caught = next_named(again, "table")
     assert caught.id == f"{match.version}.0" and caught.id != stale
     again.close()
@@ -111,11 +114,11 @@ def test_last_event_id_of_the_current_table_sends_no_table_but_an_older_one_catc
 
 def test_a_quiet_stream_sends_keep_alive_comments(live):
     ann = factories.user_make("ann")
-    stream = Stream(f"{live}/live/", cookies_for(ann))
-    assert stream.next(5).name == "badge"
+    stream = open_stream(live, "/live/", ann)
+    assert stream.next_event(5).name == "badge"
     with pytest.raises(TimeoutError):
-        stream.next(1.8)
-    assert stream.comments >= 2
+        stream.next_event(1.8)
+    assert len(stream.comments) >= 2
     stream.close()
 
 
@@ -126,23 +129,22 @@ def test_a_private_match_gives_a_stranger_and_a_visitor_nothing(live, who):
     match = factories.match_make(game="faraway", players=[ann, bea], seed=5)
     match.public = False
     match.save(update_fields=["public"])
-    cookies = cookies_for(cal) if who == "stranger" else None
-    stream = Stream(f"{live}/live/?match={match.pk}", cookies)
+    stream = open_stream(live, f"/live/?match={match.pk}", cal if who == "stranger" else None)
     assert stream.status == (404 if who == "stranger" else 403)
-    assert "event:" not in stream.body()
+    assert "event:" not in stream.body
 
 
 @pytest.mark.parametrize("query", ["match=abc", "match=-1", "match=1e3", "match=" + "9" * 40])
 def test_a_garbage_match_is_refused(live, query):
     ann = factories.user_make("ann")
-    stream = Stream(f"{live}/live/?{query}", cookies_for(ann))
+    stream = open_stream(live, f"/live/?{query}", ann)
     assert stream.status == 400
-    assert "event:" not in stream.body()
+    assert "event:" not in stream.body
 
 
 def test_no_such_match_is_a_404(live):
     ann = factories.user_make("ann")
-    stream = Stream(f"{live}/live/?match=999999", cookies_for(ann))
+    stream = open_stream(live, "/live/?match=999999", ann)
     assert stream.status == 404
 
 
@@ -150,7 +152,7 @@ def test_a_watcher_of_a_public_match_hears_its_moves(live):
     ann, bea, cal = (factories.user_make(n) for n in ("ann", "bea", "cal"))
     match = factories.match_make(game="faraway", players=[ann, bea], seed=5)
     assert match.public
-    stream = Stream(f"{live}/live/?match={match.pk}", cookies_for(cal))
+    stream = open_stream(live, f"/live/?match={match.pk}", cal)
     assert stream.status == 200
     next_named(stream, "table")
     match = play_one(match)
@@ -162,7 +164,7 @@ def test_whose_turn_it_is_recounts_the_seats_badges(live):
     ann, bea = factories.user_make("ann"), factories.user_make("bea")
     match = factories.match_make(game="faraway", players=[ann, bea], seed=5)
     awaited = match.seats.get(index=match.awaiting[0]).user
-    stream = Stream(f"{live}/live/", cookies_for(awaited))
+    stream = open_stream(live, "/live/", awaited)
     assert next_named(stream, "badge").json()["turns"] == 1
     while match.seats.get(index=match.awaiting[0]).user == awaited:
         match = play_one(match)
@@ -174,7 +176,7 @@ def test_a_challenge_reaches_the_challenged_badge(live, client):
     from games.services.invitations import match_challenge_create
 
     ann, bea = factories.user_make("ann"), factories.user_make("bea")
-    stream = Stream(f"{live}/live/", cookies_for(bea))
+    stream = open_stream(live, "/live/", bea)
     before = next_named(stream, "badge").json()["count"]
     match_challenge_create(created_by=ann, challenges={1: bea}, game="faraway", num_players=2)
     assert next_named(stream, "badge").json()["count"] == before + 1
@@ -186,7 +188,7 @@ def test_a_phrase_raises_the_table_id_without_the_version(live):
 
     ann, bea = factories.user_make("ann"), factories.user_make("bea")
     match = factories.match_make(game="faraway", players=[ann, bea], seed=5)
-    stream = Stream(f"{live}/live/?match={match.pk}", cookies_for(bea))
+    stream = open_stream(live, f"/live/?match={match.pk}", bea)
     next_named(stream, "table")
     phrase_say(match_id=match.pk, user=ann, key="good_luck")
     said = next_named(stream, "table")

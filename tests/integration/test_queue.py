@@ -35,6 +35,7 @@ def test_every_name_the_services_send_is_a_registered_task():
         "games.ratings_update",
         "games.match_analyse",
         "accounts.turn_mail",
+        "accounts.turn_push",
         "accounts.data_export",
         "games.invitation_mail",
     }

@@ -22,6 +22,7 @@ from django.test import Client
 from games.services import match_create
 from games.services.ratings import ratings_update_due
 from tests import factories
+from tests.integration.test_settings import PRODUCTION_VAPID
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,6 +32,8 @@ POLICY = {
     "style-src": ["'self'"],
     "img-src": ["'self'"],
     "connect-src": ["'self'"],
+    "worker-src": ["'self'"],
+    "manifest-src": ["'self'"],
     "font-src": ["'self'"],
     "form-action": ["'self'"],
     "frame-ancestors": ["'none'"],
@@ -199,6 +202,7 @@ def _production_facts(tmp_path: Path, **extra: str) -> subprocess.CompletedProce
         "SECRET_KEY": "a-long-random-production-secret-for-the-check-" + "x" * 40,
         "ALLOWED_HOSTS": "parlour.example.org",
         "PARLOUR_DATA_DIR": str(tmp_path),
+        **PRODUCTION_VAPID,
         **extra,
     }
     for name in ("DEBUG", "DJANGO_SETTINGS_MODULE"):

@@ -8,29 +8,52 @@ import sys
 from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+
+from config.vapid import KEY_FILE, key_pair_new, key_pair_stored
+from tests.push_service import unb64url
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_production_settings_pass_check_deploy(tmp_path):
-    env = {
+# A VAPID pair as an operator sets it (docs/notifications.md, "Web push"); made once here.
+VAPID_PRIVATE, VAPID_PUBLIC = key_pair_new()
+PRODUCTION_VAPID = {
+    "PARLOUR_VAPID_PRIVATE_KEY": VAPID_PRIVATE,
+    "PARLOUR_VAPID_PUBLIC_KEY": VAPID_PUBLIC,
+}
+
+
+def _production_env(tmp_path: Path) -> dict[str, str]:
+    """The environment of a production deployment that sets everything it must."""
+    return {
         **os.environ,
         "PARLOUR_PRODUCTION": "1",
         "SECRET_KEY": "a-long-random-production-secret-for-the-check-" + "x" * 40,
         "ALLOWED_HOSTS": "parlour.example.org",
         "PARLOUR_DATA_DIR": str(tmp_path),
+        **PRODUCTION_VAPID,
     }
-    # The test run's own conveniences are no part of a deployment.
-    for name in ("DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE", "DJANGO_SETTINGS_MODULE"):
-        env.pop(name, None)
-    result = subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+
+
+def _manage(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
         cwd=ROOT,
         env=env,
         capture_output=True,
         text=True,
         timeout=120,
     )
+
+
+def test_production_settings_pass_check_deploy(tmp_path):
+    env = _production_env(tmp_path)
+    # The test run's own conveniences are no part of a deployment.
+    for name in ("DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE", "DJANGO_SETTINGS_MODULE"):
+        env.pop(name, None)
+    result = _manage(env, "check", "--deploy", "--fail-level", "WARNING")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
 
@@ -38,16 +61,52 @@ def test_production_settings_pass_check_deploy(tmp_path):
 def test_production_refuses_to_start_without_a_secret_key(tmp_path):
     env = {**os.environ, "PARLOUR_PRODUCTION": "1", "PARLOUR_DATA_DIR": str(tmp_path)}
     env.pop("SECRET_KEY", None)
+    result = _manage(env, "check")
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_production_refuses_to_start_without_vapid_keys(tmp_path):
+    env = _production_env(tmp_path)
+    env.pop("PARLOUR_VAPID_PRIVATE_KEY")  # the public key alone is not enough
+    result = _manage(env, "check")
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert "PARLOUR_VAPID_PRIVATE_KEY and PARLOUR_VAPID_PUBLIC_KEY must be set" in result.stderr
+    assert not (tmp_path / KEY_FILE).exists()  # production never makes a pair of its own
+
+
+def test_the_embedded_default_makes_one_vapid_pair_and_keeps_it(tmp_path):
+    """Generated once into the data directory, readable by its owner only, the same pair for
+    every later process; a working P-256 pair (the public key is the private key's)."""
+    first = key_pair_stored(tmp_path)
+    assert key_pair_stored(tmp_path) == first
+    assert (tmp_path / KEY_FILE).stat().st_mode & 0o777 == 0o600
+    assert [p.name for p in tmp_path.iterdir()] == [KEY_FILE]  # nothing left aside
+    script = (
+        "import django, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings');"
+        "django.setup(); from django.conf import settings as s;"
+        "print(s.PARLOUR_VAPID_PRIVATE_KEY, s.PARLOUR_VAPID_PUBLIC_KEY)"
+    )
+    env = {**os.environ, "PARLOUR_DATA_DIR": str(tmp_path)}
+    for name in ("PARLOUR_VAPID_PRIVATE_KEY", "PARLOUR_VAPID_PUBLIC_KEY", "DJANGO_SETTINGS_MODULE"):
+        env.pop(name, None)
     result = subprocess.run(
-        [sys.executable, "manage.py", "check"],
+        [sys.executable, "-c", script],
         cwd=ROOT,
         env=env,
         capture_output=True,
         text=True,
         timeout=120,
     )
-    assert result.returncode != 0
-    assert "SECRET_KEY must be set" in result.stderr
+    assert result.returncode == 0, result.stderr
+    assert tuple(result.stdout.split()) == first
+    private, public = first
+    key = ec.derive_private_key(int.from_bytes(unb64url(private), "big"), ec.SECP256R1())
+    point = key.public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
+    assert point == unb64url(public) and len(point) == 65
 
 
 def _connection_facts(tmp_path: Path, **extra: str) -> list[str]:

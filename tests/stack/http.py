@@ -11,6 +11,7 @@ import html
 import http.client
 import json
 import re
+import ssl
 import time
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
@@ -45,13 +46,16 @@ def _cookie_name(setting: str, default: str) -> str:
 
 @dataclass
 class Browser:
-    """One browser's cookies against ``127.0.0.1:port``. ``csrf_token`` is the token the last
-    signed-in page handed htmx (else the CSRF cookie's value serves)."""
+    """One browser's cookies against ``host:port`` (HTTPS with ``tls``, a context trusting the
+    server's certificate). ``csrf_token`` is the token the last signed-in page handed htmx (else
+    the CSRF cookie's value serves)."""
 
     port: int
     cookies: dict[str, str] = field(default_factory=dict)
     csrf_token: str = ""
     timeout: float = 60.0
+    host: str = "127.0.0.1"
+    tls: ssl.SSLContext | None = None
 
     def request(
         self,
@@ -71,10 +75,16 @@ class Browser:
         if form is not None:
             body = urlencode(form)
             sent["Content-Type"] = "application/x-www-form-urlencoded"
+            sent.setdefault("Origin", self.origin)  # as browsers send with every POST
             if self.token:
                 sent.setdefault("X-CSRFToken", self.token)
         started = time.perf_counter()
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
+        if self.tls is None:
+            connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        else:
+            connection = http.client.HTTPSConnection(
+                self.host, self.port, timeout=self.timeout, context=self.tls
+            )
         try:
             connection.request(method, path, body=body, headers=sent)
             response = connection.getresponse()
@@ -93,6 +103,10 @@ class Browser:
         return Answer(response.status, response.headers, data.decode("utf-8", "replace"), seconds)
 
     @property
+    def origin(self) -> str:
+        return f"{'https' if self.tls else 'http'}://{self.host}:{self.port}"
+
+    @property
     def token(self) -> str:
         cookie = _cookie_name("CSRF_COOKIE_NAME", "csrftoken")
         return self.csrf_token or self.cookies.get(cookie, "")
@@ -102,7 +116,7 @@ class Browser:
         page = path.split("?")[0].removesuffix("move/").removesuffix("table/")
         return {
             "HX-Request": "true",
-            "HX-Current-URL": f"http://127.0.0.1:{self.port}{page}",
+            "HX-Current-URL": f"{self.origin}{page}",
             "HX-Target": "table",
         }
 

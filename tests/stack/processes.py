@@ -1,6 +1,7 @@
-"""Real processes: a private PostgreSQL cluster, a private Redis server, and the site's own
-processes (gunicorn, a Celery worker, beat), each in a process group of its own so it (and its
-children) can be stopped, killed or restarted as one. Used by ``tests/faults`` and ``bench/``.
+"""Real processes: a private PostgreSQL cluster, a private Redis server, the site's own
+processes (gunicorn, a Celery worker, beat) and nginx in front of them, each in a process group
+of its own so it (and its children) can be stopped, killed or restarted as one. Used by
+``tests/faults`` and ``bench/``.
 
 Nothing here touches the shared services: the cluster and the server listen on free loopback
 ports, keep their files in a temporary folder, and are destroyed when the caller is done.
@@ -10,6 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pwd
+import re
 import shutil
 import signal
 import socket
@@ -24,6 +27,7 @@ from tests.stack.machine import children_of
 
 REPO = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(os.environ.get("VIRTUAL_ENV", REPO / ".venv")) / "bin"
+NGINX = "/usr/sbin/nginx"
 # Variables of the caller's environment the stack never passes on: it sets its own.
 NOT_INHERITED = {
     "CELERY_BROKER_URL",
@@ -34,9 +38,9 @@ NOT_INHERITED = {
 }
 
 
-def free_port() -> int:
+def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
+        sock.bind((host, 0))
         return sock.getsockname()[1]
 
 
@@ -51,8 +55,16 @@ def pg_binary(name: str) -> str | None:
     return None
 
 
-def missing_binaries() -> list[str]:
-    """What this machine lacks to run the whole stack."""
+def nginx_binary() -> str | None:
+    """Debian's nginx (``nginx-light``), which is in /usr/sbin, on PATH or not."""
+    found = shutil.which("nginx")
+    if found:
+        return found
+    return NGINX if Path(NGINX).exists() else None
+
+
+def missing_binaries(*, nginx: bool = False) -> list[str]:
+    """What this machine lacks to run the whole stack (with ``nginx``, the proxy in front)."""
     needed = {
         "initdb": pg_binary("initdb"),
         "pg_ctl": pg_binary("pg_ctl"),
@@ -60,6 +72,8 @@ def missing_binaries() -> list[str]:
         "gunicorn": (VENV_BIN / "gunicorn").exists() or None,
         "celery": (VENV_BIN / "celery").exists() or None,
     }
+    if nginx:
+        needed["nginx"] = nginx_binary()
     return [name for name, found in needed.items() if not found]
 
 
@@ -69,6 +83,7 @@ class Process:
     def __init__(self, name: str, argv: list[str], env: dict[str, str], log: Path) -> None:
         self.name, self.argv, self.env, self.log = name, argv, env, log
         self.popen: subprocess.Popen | None = None
+        self.address = ""  # "host:port" of a server that listens
 
     def start(self) -> Process:
         with self.log.open("ab") as out:
@@ -271,25 +286,55 @@ class Stack:
         self.processes.append(process)
         return process
 
-    def web(self, workers: int = 2) -> Process:
-        """gunicorn as the Procfile runs it (sync workers, every request logged), ready when it
+    def web(
+        self,
+        workers: int = 2,
+        *,
+        host: str = "127.0.0.1",
+        port: int | None = None,
+        asgi: bool = False,
+        name: str = "web",
+    ) -> Process:
+        """gunicorn, every request logged: sync workers on ``config.wsgi``, or with ``asgi``
+        as the Procfile's ``web:`` runs it (uvicorn workers on ``config.asgi``, which serve the
+        live streams, with the database pool); on ``host:port`` (any loopback address,
+        127.0.0.2 for a second node; the stack's ``web_port`` unless given). Ready when it
         answers the sign-in page and all its workers are up."""
-        argv = [str(VENV_BIN / "gunicorn"), "config.wsgi", "--bind", f"127.0.0.1:{self.web_port}"]
-        argv += ["--workers", str(workers), "--timeout", "60", "--access-logfile", "-"]
-        process = self._start("web", argv)
+        port = port or self.web_port
+        argv = [str(VENV_BIN / "gunicorn"), "config.wsgi"]
+        env = {}
+        if asgi:
+            argv = [str(VENV_BIN / "gunicorn"), "config.asgi:application"]
+            argv += ["-k", "uvicorn_worker.UvicornWorker", "--graceful-timeout", "5"]
+            env["PARLOUR_DB_POOL"] = "1"
+        argv += ["--bind", f"{host}:{port}", "--workers", str(workers), "--timeout", "60"]
+        argv += ["--access-logfile", "-"]
+        # No control socket: gunicorn's default is ~/.gunicorn/gunicorn.ctl, one path that every
+        # gunicorn on the machine (two nodes, other stacks) would take from the others.
+        argv += ["--no-control-socket"]
+        hosts = self.env["ALLOWED_HOSTS"]  # the node answers its own address too (readiness)
+        process = self._start(name, argv, ALLOWED_HOSTS=f"{hosts},{host}", **env)
+        process.address = f"{host}:{port}"
         from tests.stack.http import Browser
 
         def up() -> bool:
             if not process.running:
                 raise AssertionError(f"gunicorn exited:\n{process.output()[-3000:]}")
             try:
-                answered = Browser(self.web_port).request("GET", "/accounts/login/").status
+                answered = Browser(port, host=host).request("GET", "/accounts/login/").status
             except OSError:
                 return False
             return answered == 200 and len(process.pids()) > workers
 
-        wait_for(up, "gunicorn to answer", timeout=60)
+        wait_for(up, f"gunicorn on {host}:{port} to answer", timeout=60)
         return process
+
+    def proxy(self, nodes: list[Process]) -> Nginx:
+        """nginx with the repository's deploy/nginx/parlour.conf in front of ``nodes`` (two
+        web processes), ready when it accepts connections."""
+        nginx = Nginx(self.folder / "nginx", [node.address for node in nodes])
+        self.processes.append(nginx.start(self.env))
+        return nginx
 
     def worker(self, *options: str, **env: str) -> Process:
         """``celery worker`` on the stack's queue (``--pool=solo`` unless ``options`` say
@@ -324,3 +369,83 @@ def ready_count(worker: Process) -> int:
     """How many times a worker logged itself ready (``celery@... ready.``): a restarted worker
     takes tasks again once this grows."""
     return worker.output().count(" ready.")
+
+
+class Nginx:
+    """Debian's nginx running the repository's ``deploy/nginx/parlour.conf``, rendered with
+    this machine's values: HTTPS on a free loopback port (``port``) with a throwaway
+    certificate that ``tls`` trusts, the redirect to HTTPS on ``http_port``, and the two nodes
+    (``host:port``). A main config of its own around it sends logs, pid and temp files to
+    ``folder``, so it runs as a plain process (``daemon off``) in a process group of its own."""
+
+    SITE = REPO / "deploy" / "nginx" / "parlour.conf"
+    PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
+
+    def __init__(self, folder: Path, nodes: list[str]) -> None:
+        from tests.stack.tls import self_signed, trusting
+
+        folder.mkdir(parents=True, exist_ok=True)
+        self.folder, self.nodes = folder, nodes
+        self.port, self.http_port = free_port(), free_port()
+        self.certificate, key = self_signed(folder)
+        self.tls = trusting(self.certificate)
+        self.values = {
+            "SERVER_NAME": "127.0.0.1",
+            "HTTPS_LISTEN": f"127.0.0.1:{self.port}",
+            "HTTP_LISTEN": f"127.0.0.1:{self.http_port}",
+            "CERTIFICATE": str(self.certificate),
+            "CERTIFICATE_KEY": str(key),
+            "NODE_A": nodes[0],
+            "NODE_B": nodes[1],
+        }
+        self.process: Process | None = None
+
+    @classmethod
+    def render(cls, values: dict[str, str]) -> str:
+        """The site file with every ``{{NAME}}`` replaced; a placeholder without a value, or a
+        value without its placeholder, is an error (the file and this class disagree)."""
+        template = cls.SITE.read_text()
+        named = set(cls.PLACEHOLDER.findall(template))
+        if named != set(values):
+            raise ValueError(f"{cls.SITE} names {sorted(named)}, given {sorted(values)}")
+        return cls.PLACEHOLDER.sub(lambda found: values[found.group(1)], template)
+
+    def main_config(self) -> str:
+        temp = self.folder / "temp"
+        temp.mkdir(exist_ok=True)
+        # As root, nginx's workers would drop to "nobody", who cannot enter pytest's folders.
+        user = f"user {pwd.getpwuid(os.geteuid()).pw_name};\n" if os.geteuid() == 0 else ""
+        paths = "".join(
+            f"    {kind}_temp_path {temp / kind};\n"
+            for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+        )
+        return (
+            f"{user}worker_processes 1;\n"
+            "events { worker_connections 2048; }\n"
+            "http {\n"
+            f"    access_log {self.folder / 'access.log'};\n"
+            f"{paths}"
+            f"    include {self.folder / 'parlour.conf'};\n"
+            "}\n"
+        )
+
+    def start(self, env: dict[str, str]) -> Process:
+        (self.folder / "parlour.conf").write_text(self.render(self.values))
+        config = self.folder / "nginx.conf"
+        config.write_text(self.main_config())
+        argv = [nginx_binary() or NGINX, "-p", str(self.folder), "-c", str(config)]
+        log = self.folder / "nginx.log"  # its error log too (-e), so the stack's logs show it
+        argv += ["-e", str(log), "-g", f"daemon off; pid {self.folder / 'nginx.pid'};"]
+        self.process = Process("nginx", argv, env, log).start()
+
+        def accepts() -> bool:
+            if not self.process.running:
+                raise AssertionError(f"nginx exited:\n{self.process.output()}")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+            except OSError:
+                return False
+            return True
+
+        wait_for(accepts, "nginx to accept connections", timeout=30)
+        return self.process

@@ -1,0 +1,207 @@
+"""A person's devices for web push: reading a browser's subscription, keeping it, at most
+``PARLOUR_PUSH_DEVICES`` a person, and removing one (docs/notifications.md, "Web push").
+
+A subscription is what ``PushSubscription.toJSON()`` gives in the browser:
+``{"endpoint": "https://…", "keys": {"p256dh": "…", "auth": "…"}}``. Every part is checked
+before anything is stored: the worker will POST to that endpoint, so it must be a push service
+the site knows (``PARLOUR_PUSH_HOSTS``, https), or with ``PARLOUR_PUSH_LOOPBACK`` an http address
+on this machine's loopback; the keys must be base64url of the right lengths, the public one a
+point of the P-256 curve.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import ipaddress
+import json
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+from cryptography.hazmat.primitives.asymmetric import ec
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import PushSubscription
+
+ENDPOINT_MAX = PushSubscription._meta.get_field("endpoint").max_length
+BODY_MAX = 4096  # bytes of a subscription's JSON: an endpoint and two keys fit many times over
+B64URL = re.compile(r"[A-Za-z0-9_-]+={0,2}")
+LOOPBACK_NAMES = {"localhost"}
+
+
+class SubscriptionRefused(Exception):
+    """The subscription sent is not one the site keeps; ``message`` says why, for the page."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Subscription:
+    endpoint: str
+    p256dh: str
+    auth: str
+
+
+def _b64url_bytes(value: Any, name: str) -> bytes:
+    if not isinstance(value, str) or not B64URL.fullmatch(value):
+        raise SubscriptionRefused(f"The key {name} is not base64url text.")
+    try:
+        return base64.urlsafe_b64decode(value.rstrip("=") + "=" * (-len(value.rstrip("=")) % 4))
+    except (binascii.Error, ValueError):
+        raise SubscriptionRefused(f"The key {name} is not base64url text.") from None
+
+
+def _loopback(host: str) -> bool:
+    if host.lower() in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _endpoint_checked(endpoint: Any) -> str:
+    if not isinstance(endpoint, str) or not endpoint:
+        raise SubscriptionRefused("The subscription has no endpoint.")
+    if len(endpoint) > ENDPOINT_MAX or any(ord(c) <= 32 or ord(c) >= 127 for c in endpoint):
+        raise SubscriptionRefused("The endpoint is not an address the site can use.")
+    try:
+        parts = urlsplit(endpoint)
+        host = parts.hostname or ""
+        parts.port  # noqa: B018 - raises ValueError on a port out of range
+    except ValueError:
+        raise SubscriptionRefused("The endpoint is not an address the site can use.") from None
+    if parts.username is not None or parts.password is not None or not host:
+        raise SubscriptionRefused("The endpoint is not an address the site can use.")
+    if parts.scheme == "http" and settings.PARLOUR_PUSH_LOOPBACK and _loopback(host):
+        return endpoint
+    if parts.scheme != "https":
+        raise SubscriptionRefused("The endpoint must be an https address.")
+    host = host.lower().rstrip(".")
+    known = settings.PARLOUR_PUSH_HOSTS
+    if not any(host == service or host.endswith("." + service) for service in known):
+        raise SubscriptionRefused(
+            "This browser's push service is not one Parlour sends to: try another browser."
+        )
+    return endpoint
+
+
+def subscription_read(body: bytes) -> Subscription:
+    """The subscription in a request's JSON ``body``, every part checked; refused with its
+    reason (``SubscriptionRefused``) when any part is missing, malformed or not allowed."""
+    if len(body) > BODY_MAX:
+        raise SubscriptionRefused("The subscription is too long.")
+    try:
+        data = json.loads(body)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        raise SubscriptionRefused("The subscription is not readable JSON.") from None
+    if not isinstance(data, dict) or not isinstance(data.get("keys"), dict):
+        raise SubscriptionRefused("The subscription has no keys.")
+    endpoint = _endpoint_checked(data.get("endpoint"))
+    keys = data["keys"]
+    point = _b64url_bytes(keys.get("p256dh"), "p256dh")
+    if len(point) != 65 or point[0] != 4:
+        raise SubscriptionRefused("The key p256dh is not an uncompressed P-256 point.")
+    try:
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
+    except ValueError:
+        raise SubscriptionRefused("The key p256dh is not a point of the P-256 curve.") from None
+    if len(_b64url_bytes(keys.get("auth"), "auth")) != 16:
+        raise SubscriptionRefused("The key auth is not 16 bytes.")
+    return Subscription(
+        endpoint=endpoint, p256dh=keys["p256dh"].rstrip("="), auth=keys["auth"].rstrip("=")
+    )
+
+
+BROWSERS = (("Edg/", "Edge"), ("OPR/", "Opera"), ("Firefox/", "Firefox"), ("Chrome/", "Chrome"))
+SYSTEMS = (
+    ("Android", "Android"),
+    ("iPhone", "iPhone"),
+    ("iPad", "iPad"),
+    ("Windows", "Windows"),
+    ("Mac OS X", "macOS"),
+    ("CrOS", "ChromeOS"),
+    ("Linux", "Linux"),
+)
+
+
+def device_label(user_agent: str) -> str:
+    """What the devices list calls a browser: "Chrome on Android", from its User-Agent (the
+    User-Agent itself is not kept)."""
+    browser = next((name for mark, name in BROWSERS if mark in user_agent), None)
+    if browser is None and "Safari/" in user_agent:
+        browser = "Safari"
+    system = next((name for mark, name in SYSTEMS if mark in user_agent), None)
+    if browser and system:
+        return f"{browser} on {system}"
+    return browser or system or "A browser"
+
+
+def device_keep(
+    *, user_id: int, subscription: Subscription, user_agent: str, now: datetime | None = None
+) -> PushSubscription:
+    """Keep ``subscription`` as one of the person's devices and drop their oldest past the
+    limit. The same endpoint again (the browser subscribed anew, or another account signed in
+    on it) is that device, now this person's, with its new keys."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        device, _ = PushSubscription.objects.update_or_create(
+            endpoint=subscription.endpoint,
+            defaults={
+                "user_id": user_id,
+                "p256dh": subscription.p256dh,
+                "auth": subscription.auth,
+                "label": device_label(user_agent)[:80],
+                "created_at": now,
+                "last_success_at": None,
+            },
+        )
+        kept = PushSubscription.objects.filter(user_id=user_id).order_by("-created_at", "-pk")
+        over = list(kept.values_list("pk", flat=True)[settings.PARLOUR_PUSH_DEVICES :])
+        if over:
+            PushSubscription.objects.filter(pk__in=over).delete()
+    return device
+
+
+def device_remove(*, user_id: int, device_id: int) -> bool:
+    """Remove one of the person's devices; ``False`` when they have no such device."""
+    removed, _ = PushSubscription.objects.filter(user_id=user_id, pk=device_id).delete()
+    return bool(removed)
+
+
+def devices_of(user_id: int) -> list[PushSubscription]:
+    """The person's devices, newest first."""
+    return list(PushSubscription.objects.filter(user_id=user_id).order_by("-created_at", "-pk"))
+
+
+@dataclass(frozen=True)
+class DeviceLine:
+    """One device as the notifications page lists it: never its keys; its endpoint only as a
+    digest, which the page's script compares with this browser's to say "this device"."""
+
+    pk: int
+    label: str
+    created_at: datetime
+    last_success_at: datetime | None
+    endpoint_digest: str  # SHA-256 of the endpoint, hex
+
+
+def push_device_lines(devices: list[PushSubscription]) -> list[DeviceLine]:
+    return [
+        DeviceLine(
+            pk=device.pk,
+            label=device.label,
+            created_at=device.created_at,
+            last_success_at=device.last_success_at,
+            endpoint_digest=hashlib.sha256(device.endpoint.encode()).hexdigest(),
+        )
+        for device in devices
+    ]

@@ -1,0 +1,41 @@
+"""The devices section of the notifications page: "Notify this device" posts the browser's
+push subscription here (``static/js/push_devices.js``), and each device's "Remove" is a plain
+form (docs/notifications.md, "Web push")."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect
+from django.views.decorators.http import require_POST
+
+from accounts.push_devices import SubscriptionRefused, device_keep, device_remove, subscription_read
+
+
+@login_required
+@require_POST
+def push_subscribe(request: HttpRequest) -> HttpResponse:
+    """``/accounts/notifications/devices/``: keep this browser's subscription (JSON) as one of
+    the person's devices; a 201 naming it, or a 400 with the reason and nothing kept."""
+    try:
+        subscription = subscription_read(request.body)
+    except SubscriptionRefused as refused:
+        return JsonResponse({"error": refused.message}, status=400)
+    device = device_keep(
+        user_id=request.user.pk,
+        subscription=subscription,
+        user_agent=request.headers.get("User-Agent", ""),
+    )
+    return JsonResponse({"device": device.pk, "label": device.label}, status=201)
+
+
+@login_required
+@require_POST
+def push_device_remove(request: HttpRequest, pk: int) -> HttpResponse:
+    """``/accounts/notifications/devices/<pk>/remove/``: stop pushing to one of the person's
+    devices; anyone else's device (or none) is a 404."""
+    if not device_remove(user_id=request.user.pk, device_id=pk):
+        raise Http404("No such device of yours.")
+    messages.success(request, "That device gets no more notifications from Parlour.")
+    return redirect("notification_settings")

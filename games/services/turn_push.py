@@ -1,0 +1,60 @@
+"""The turn push: telling a person's devices that a match waits for their move
+(docs/notifications.md, "Web push").
+
+``games.services.notifications.turn_mails_enqueue`` sends the task (``queue.TURN_PUSH``) with
+the turn mail's, after the commit, ``PARLOUR_TURN_PUSH_DELAY`` seconds ahead; the task calls
+``turn_push_send``, which pushes only if the person is still awaited in that turn, has not
+looked at the table since it began, keeps turn pushes on, and had no push this turn (a
+conditional UPDATE of their ``MatchNotice`` row, so a task delivered twice pushes once). The
+push says the game and the match's number, and links to its table: nothing from the state.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import MatchNotice, PushSubscription
+from accounts.notify import TURN, push_wanted
+from accounts.push_delivery import PushMessage, push_deliver
+from games.models import Match, Seat
+
+
+def turn_push_message(match: Match) -> PushMessage:
+    """What a turn push says about ``match``: public facts only (its game and number)."""
+    return PushMessage(
+        title=f"Your turn: {match.get_game_display()} #{match.pk}",
+        body="Open the table to play your move.",
+        url=reverse("match_detail", args=[match.pk]),
+        topic=f"match-{match.pk}",
+    )
+
+
+def turn_push_send(*, match_id: int, user_id: int) -> int:
+    """Push the turn to the person's devices if it is still due; how many took it."""
+    seat = Seat.objects.select_related("match").filter(match_id=match_id, user_id=user_id).first()
+    if seat is None or seat.awaited_since is None or seat.match.status != Match.Status.ACTIVE:
+        return 0  # they have moved, or the match is over
+    if not PushSubscription.objects.filter(user_id=user_id).exists():
+        return 0  # no device: no claim either, nothing for the mail to wait for
+    if not push_wanted(user_id, TURN):
+        return 0
+    MatchNotice.objects.bulk_create(
+        [MatchNotice(user_id=user_id, match_id=match_id)], ignore_conflicts=True
+    )
+    rows = MatchNotice.objects.filter(user_id=user_id, match_id=match_id)
+    if rows.filter(seen_at__gte=seat.awaited_since).exists():
+        return 0  # they were at the table after it became their turn
+    now = timezone.now()
+    previous = rows.values_list("turn_pushed_at", flat=True).first()
+    claimed = rows.filter(Q(turn_pushed_at=None) | Q(turn_pushed_at__lt=seat.awaited_since)).update(
+        turn_pushed_at=now
+    )
+    if claimed != 1:
+        return 0  # pushed this turn already
+    delivery = push_deliver(user_id=user_id, message=turn_push_message(seat.match))
+    if delivery.sent == 0:
+        # No device took it: the mail must not wait for a push nobody got.
+        rows.filter(turn_pushed_at=now).update(turn_pushed_at=previous)
+    return delivery.sent

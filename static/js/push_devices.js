@@ -1,0 +1,141 @@
+// The notifications page's "Notify this device" (templates/accounts/notifications.html): asks
+// the browser's permission, subscribes to push with the site's VAPID public key, and posts the
+// subscription to the site, which keeps it as one of the person's devices (accounts/push_views.py).
+// It also says this device's state, and marks "this device" in the list by comparing a SHA-256
+// of this browser's endpoint with each listed device's (the page never holds an endpoint).
+(function () {
+  "use strict";
+  var box = document.getElementById("push-this-device");
+  if (!box) return;
+  var state = document.getElementById("push-state");
+  var button = document.getElementById("push-enable");
+
+  function say(words) {
+    state.textContent = words;
+  }
+
+  if (!("serviceWorker" in navigator) || !("PushManager" in window) ||
+      !("Notification" in window) || !window.isSecureContext) {
+    say("This browser cannot show notifications from Parlour.");
+    return;
+  }
+
+  function keyBytes(text) {
+    var b64 = text.replace(/-/g, "+").replace(/_/g, "/");
+    var raw = atob(b64 + "===".slice((b64.length + 3) % 4));
+    var bytes = new Uint8Array(raw.length);
+    for (var i = 0; i < raw.length; i += 1) bytes[i] = raw.charCodeAt(i);
+    return bytes;
+  }
+
+  function sameBytes(buffer, bytes) {
+    if (!buffer) return false;
+    var view = new Uint8Array(buffer);
+    if (view.length !== bytes.length) return false;
+    for (var i = 0; i < view.length; i += 1) if (view[i] !== bytes[i]) return false;
+    return true;
+  }
+
+  function csrfToken() {
+    try {
+      return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+    } catch (error) {
+      return "";
+    }
+  }
+
+  function digest(text) {
+    return crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)).then(function (hash) {
+      return Array.from(new Uint8Array(hash), function (b) {
+        return b.toString(16).padStart(2, "0");
+      }).join("");
+    });
+  }
+
+  function currentSubscription() {
+    return navigator.serviceWorker.getRegistration("/").then(function (registration) {
+      return registration ? registration.pushManager.getSubscription() : null;
+    });
+  }
+
+  // Marks the listed device that is this browser; resolves to whether one is.
+  function markThisDevice(subscription) {
+    var items = document.querySelectorAll("[data-endpoint-digest]");
+    var mine = subscription ? digest(subscription.endpoint) : Promise.resolve("");
+    return mine.then(function (hex) {
+      var found = false;
+      items.forEach(function (item) {
+        var same = hex !== "" && item.dataset.endpointDigest === hex;
+        item.querySelector(".device-this").hidden = !same;
+        found = found || same;
+      });
+      return found;
+    });
+  }
+
+  function show() {
+    return currentSubscription().then(markThisDevice).then(function (listed) {
+      if (Notification.permission === "denied") {
+        say("This browser blocks notifications from Parlour: allow them in its site settings.");
+        button.hidden = true;
+      } else if (listed) {
+        say("This device gets your turn notifications.");
+        button.hidden = true;
+      } else {
+        say("This device gets no notifications.");
+        button.hidden = false;
+      }
+    });
+  }
+
+  function subscribe() {
+    var key = keyBytes(box.dataset.vapidKey);
+    return navigator.serviceWorker.register("/sw.js", { scope: "/" }).then(function () {
+      return navigator.serviceWorker.ready;
+    }).then(function (registration) {
+      return registration.pushManager.getSubscription().then(function (existing) {
+        // One made with another key (the site's key changed) cannot be used: made anew.
+        if (existing && sameBytes(existing.options.applicationServerKey, key)) return existing;
+        var gone = existing ? existing.unsubscribe() : Promise.resolve(true);
+        return gone.then(function () {
+          return registration.pushManager.subscribe({
+            userVisibleOnly: true,
+            applicationServerKey: key,
+          });
+        });
+      });
+    });
+  }
+
+  button.addEventListener("click", function () {
+    button.disabled = true;
+    say("Asking this browser…");
+    Notification.requestPermission().then(function (permission) {
+      if (permission !== "granted") return show();
+      return subscribe().then(function (subscription) {
+        return fetch(box.dataset.subscribeUrl, {
+          method: "POST",
+          credentials: "same-origin",
+          headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+          body: JSON.stringify(subscription),
+        });
+      }).then(function (response) {
+        if (response.ok) {
+          window.location.reload(); // the list, with this device in it
+          return null;
+        }
+        return response.json().catch(function () {
+          return {};
+        }).then(function (answer) {
+          say(answer.error || "Parlour could not keep this device: try again.");
+        });
+      });
+    }).catch(function (error) {
+      say("This browser could not subscribe: " + (error && error.message ? error.message : error));
+    }).then(function () {
+      button.disabled = false;
+    });
+  });
+
+  show();
+})();
