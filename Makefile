@@ -86,7 +86,7 @@ bench-load: $(STAMP)
 	$(PY) bench/load.py
 
 # Issue 23: pushed tables (event streams under ASGI) beside today's polling, side by side in
-# one run: idle streams, the polling ramp, move to screen, requests under both servers (~7 min).
+# one run: requests under three servers, the polling ramp, move to screen, idle streams (~12 min).
 bench-live: $(STAMP)
 	$(PY) bench/live.py
 

@@ -1,7 +1,7 @@
 """Issue 23's benchmark: pushed tables (server-sent events under ASGI) against today's polling,
 side by side in one run on one machine.
 
-    .venv/bin/python bench/live.py            # about 7 minutes here; --quick: a smoke run
+    .venv/bin/python bench/live.py            # about 12 minutes here; --quick: a smoke run
 
 What it measures: bench/README.md; its figures: docs/performance.md ("Live tables"). Figures
 and ratios only, set beside the issue's goals: nothing here is a test.
@@ -29,7 +29,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root, as a script
 
 from bench import web
-from bench.report import create_users, p50, percentile, ratio, stack_running
+from bench.report import create_users, distribution, p50, percentile, ratio, stack_running
 from bench.servers import LABELS, SERVERS, Served, serve
 from bench.streams import Event, Reply, Stream, http_request, open_all
 from tests.stack.http import Browser, offered_moves, page_state
@@ -53,13 +53,13 @@ GOALS = {
 # --- What the processes use ---------------------------------------------------------------------
 
 
-def group_rss_kb(pids: Sequence[int]) -> int:
-    """The resident memory of ``pids`` together (VmRSS, kB)."""
+def group_status(pids: Sequence[int], field: str) -> int:
+    """A number of ``/proc/<pid>/status`` summed over ``pids`` ("VmRSS" in kB, "Threads")."""
     total = 0
     for pid in pids:
         try:
             for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
+                if line.startswith(f"{field}:"):
                     total += int(line.split()[1])
         except OSError:
             continue
@@ -595,21 +595,14 @@ def play_one(browser: Browser, pk: int) -> tuple[int, float]:
 
 
 def watched_lines(watched: Watched) -> list[str]:
-    def spread(values: list[float]) -> str:
-        if not values:
-            return "none"
-        return (
-            f"p50 {percentile(values, 0.5):.0f} ms, p99 {percentile(values, 0.99):.0f} ms,"
-            f" max {max(values):.0f} ms ({len(values)})"
-        )
-
+    held, seat, heard = (distribution(v) for v in (watched.held, watched.other_seat, watched.heard))
     lines = [
         f"  {watched.title}: {len(watched.answers)} moves",
-        f"    move POST answered -> each other client holds the partial: {spread(watched.held)}",
-        f"    of them the other seat: {spread(watched.other_seat)}",
+        f"    move POST answered -> each other client holds the new partial: {held}",
+        f"    of them the other seat: {seat}",
     ]
     if watched.heard:
-        lines.append(f"    move POST answered -> the table event received: {spread(watched.heard)}")
+        lines.append(f"    move POST answered -> the table event received: {heard}")
     lines.append(f"    not held within 20 s: {watched.missing}; request errors: {watched.errors}")
     if watched.failed:
         lines.append(f"    STOPPED: {watched.failed}")
@@ -626,7 +619,7 @@ async def idle_streams(
     the hold and its memory with the streams against without."""
     pids = served.process.pids()
     await asyncio.sleep(1.0)
-    rss_none = group_rss_kb(pids)
+    rss_none, threads_none = group_status(pids, "VmRSS"), group_status(pids, "Threads")
     streams = [
         Stream(served.port, f"/live/?match={c.pk}", {"Cookie": c.headers(served.port)["Cookie"]})
         for c in clients
@@ -634,7 +627,7 @@ async def idle_streams(
     opened_s = await open_all(streams, in_flight=64)
     refused = [s for s in streams if s.status != 200]
     await asyncio.sleep(3.0)
-    rss_open = group_rss_kb(pids)
+    rss_open, threads_open = group_status(pids, "VmRSS"), group_status(pids, "Threads")
     cpu, client_cpu, started = group_cpu(pids), time.process_time(), time.perf_counter()
     comments = sum(s.comments for s in streams)
     await asyncio.sleep(hold_s)
@@ -670,7 +663,8 @@ async def idle_streams(
     )
     print(
         f"  server RSS {rss_none / 1024:.1f} MB with no stream, {rss_open / 1024:.1f} MB with"
-        f" {held}: {figures['per_stream_kb']:.1f} kB a stream"
+        f" {held}: {figures['per_stream_kb']:.1f} kB a stream; threads {threads_none} with no"
+        f" stream, {threads_open} with them"
     )
     print(f"  {log_errors(served)}")
     return figures

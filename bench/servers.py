@@ -1,7 +1,8 @@
 """The ways of serving the site the benchmarks compare, each on a port of its own so several can
-run at once against the same database and Redis: gunicorn with sync workers (``Stack.web``, the
-Procfile's before issue 23), gunicorn with uvicorn workers on the ASGI application with psycopg's
-pool (``PARLOUR_DB_POOL=1``, the Procfile's since), and the same without the pool."""
+run at once against the same database and Redis: gunicorn with sync workers (the Procfile's
+before issue 23), gunicorn with uvicorn workers on the ASGI application with psycopg's pool (the
+Procfile's since: ``Stack.web(asgi=True)``), and the same without the pool, which shows what the
+pool is for."""
 
 from __future__ import annotations
 
@@ -32,33 +33,31 @@ class Served:
         return LABELS[self.kind]
 
 
-def asgi_argv(port: int, workers: int) -> list[str]:
-    """gunicorn on the ASGI application with uvicorn's worker class as the Procfile runs it
-    (every request logged, 5 s for open streams at a stop), the timeout ``Stack.web``'s."""
-    argv = [str(VENV_BIN / "gunicorn"), "config.asgi:application"]
-    argv += ["-k", "uvicorn_worker.UvicornWorker", "--bind", f"127.0.0.1:{port}"]
-    argv += ["--workers", str(workers), "--timeout", "60", "--graceful-timeout", "5"]
-    return [*argv, "--access-logfile", "-"]
-
-
 def serve(stack: Stack, kind: str, workers: int = 2) -> Served:
-    """``kind`` (one of ``SERVERS``) started on ``stack`` and answering; "sync" takes the
-    stack's own port (``Stack.web``), the others a free one."""
+    """``kind`` (one of ``SERVERS``) started on ``stack`` and answering; "sync" on the stack's
+    own port, the others on free ones."""
     if kind == "sync":
         return Served(kind, stack.web_port, stack.web(workers))
     port = free_port()
-    env = {**stack.env, "PARLOUR_DB_POOL": "1" if kind == "asgi" else "0"}
-    process = Process(f"web-{kind}", asgi_argv(port, workers), env, stack.folder / f"{kind}.log")
+    if kind == "asgi":
+        return Served(kind, port, stack.web(workers, port=port, asgi=True, name="web-asgi"))
+    # The Procfile's line less PARLOUR_DB_POOL: each request's thread opens its own connection.
+    argv = [str(VENV_BIN / "gunicorn"), "config.asgi:application", "-k"]
+    argv += ["uvicorn_worker.UvicornWorker", "--graceful-timeout", "5", "--bind"]
+    argv += [f"127.0.0.1:{port}", "--workers", str(workers), "--timeout", "60"]
+    argv += ["--access-logfile", "-", "--no-control-socket"]
+    env = {**stack.env, "PARLOUR_DB_POOL": "0"}
+    process = Process(f"web-{kind}", argv, env, stack.folder / f"{kind}.log")
     stack.processes.append(process.start())
 
     def up() -> bool:
         if not process.running:
-            raise AssertionError(f"gunicorn (ASGI) exited:\n{process.output()[-3000:]}")
+            raise AssertionError(f"gunicorn (ASGI, no pool) exited:\n{process.output()[-3000:]}")
         try:
             answered = Browser(port).request("GET", "/accounts/login/").status
         except OSError:
             return False
         return answered == 200 and len(process.pids()) > workers
 
-    wait_for(up, "gunicorn (ASGI) to answer", timeout=60)
+    wait_for(up, "gunicorn (ASGI, no pool) to answer", timeout=60)
     return Served(kind, port, process)
