@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run serve test test-unit test-integration test-browser test-faults test-sqlite lint format migrate demo bench bench-bot-latency bench-web bench-load clean
+.PHONY: run serve test test-unit test-integration test-browser test-faults test-sqlite lint format migrate demo bench bench-bot-latency bench-web bench-load bench-live clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -84,6 +84,11 @@ bench-web: $(STAMP)
 # steady, then 5 with the worker killed every minute (~18 min; docs/performance.md).
 bench-load: $(STAMP)
 	$(PY) bench/load.py
+
+# Issue 23: pushed tables (event streams under ASGI) beside today's polling, side by side in
+# one run: requests under three servers, the polling ramp, move to screen, idle streams (~12 min).
+bench-live: $(STAMP)
+	$(PY) bench/live.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis

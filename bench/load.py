@@ -37,6 +37,7 @@ from bench.report import (
     percentile,
     stack_running,
 )
+from bench.servers import SERVERS, serve
 from tests.stack.http import (
     MATCH_PATH_RE,
     Answer,
@@ -631,19 +632,19 @@ def main(argv: list[str] | None = None) -> int:
     with stack_running("load", redis=True, **sweeps) as stack:
         worker = stack.worker("--pool=prefork", f"--concurrency={WORKER_CONCURRENCY}")
         stack.beat()
-        stack.web(WEB_WORKERS)
+        served = serve(stack, args.server, WEB_WORKERS)
         print(
             f"Private PostgreSQL {stack.postgres.port} (initdb's settings), Redis"
-            f" {stack.redis.port} queue {stack.queue}; gunicorn {WEB_WORKERS} sync workers, DEBUG"
-            f" off; Celery worker prefork concurrency {WORKER_CONCURRENCY}; beat, sweeper every"
-            f" {SWEEP_EVERY_S} s for bot turns still for {SWEEP_AFTER_S} s"
+            f" {stack.redis.port} queue {stack.queue}; {served.label}, {WEB_WORKERS} workers,"
+            f" DEBUG off; Celery worker prefork concurrency {WORKER_CONCURRENCY}; beat, sweeper"
+            f" every {SWEEP_EVERY_S} s for bot turns still for {SWEEP_AFTER_S} s"
         )
         given = (f"--{k.replace('_', '-')} {v}" for k, v in vars(args).items())
         print(f"Command: bench/load.py {' '.join(given)}")
         users, password = create_users(args.clients, f"load-{secrets.token_hex(3)}")
         monitor = Monitor(stack)
         monitor.start()
-        browsers, posts = sign_in_all(stack.web_port, users, password)
+        browsers, posts = sign_in_all(served.port, users, password)
         print(f"Signed {len(users)} clients in through the form at once: {distribution(posts)}")
         phases = ["steady", "kills"] if args.phase == "both" else [args.phase]
         results = []
@@ -663,6 +664,9 @@ def main(argv: list[str] | None = None) -> int:
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--phase", choices=["steady", "kills", "both"], default="both")
+    parser.add_argument(
+        "--server", choices=SERVERS, default="sync", help="the web server (bench/servers.py)"
+    )
     for flag, kind, default, text in (
         ("--duration", float, 300.0, "seconds of load a phase"),
         ("--clients", int, 40, "signed-in clients, a quarter of them in pairs"),
