@@ -13,6 +13,12 @@ takes streams: a process that failed to publish while Redis was down skips Redis
 stream that starts after every such skip is over reads the current state itself. A Redis that
 hangs without closing the socket is found by a ``PING`` after ``PING_EVERY`` seconds of silence,
 answered within ``PING_EVERY``.
+
+Members first: a new version wakes the match's members (its seats, creator, invited people) at
+once, and its watchers (anyone else at a public match) at random moments spread over up to
+``PARLOUR_LIVE_SPREAD`` seconds (``SPREAD_EACH`` a watcher): each woken page fetches its
+partial, and 500 watchers fetching at the same instant would queue the other seat's fetch
+behind theirs (bench/live.py measured a 4.5 s p50 that way).
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import random
 import weakref
 from collections import defaultdict
 
@@ -34,6 +41,7 @@ logger = logging.getLogger("parlour.live")
 
 PING_EVERY = 5.0  # seconds of silence before the hub asks Redis whether it is there
 RETRY = 1.0  # seconds between attempts to reach Redis while it is down
+SPREAD_EACH = 0.004  # seconds of spread a watcher adds (up to PARLOUR_LIVE_SPREAD in all)
 
 
 def settle() -> float:
@@ -43,12 +51,13 @@ def settle() -> float:
 
 class Listener:
     """One stream's mailbox: the newest (version, phrases) of its match it was told, whether
-    its person's badge needs a recount, and whether the hub went down under it."""
+    its person's badge needs a recount, whether the hub went down under it, and whether its
+    person is a member of the match (told first) or a watcher."""
 
-    __slots__ = ("badge", "down", "match_id", "table", "user_id", "wake")
+    __slots__ = ("badge", "down", "match_id", "member", "table", "user_id", "wake")
 
-    def __init__(self, match_id: int | None, user_id: int) -> None:
-        self.match_id, self.user_id = match_id, user_id
+    def __init__(self, match_id: int | None, user_id: int, member: bool = True) -> None:
+        self.match_id, self.user_id, self.member = match_id, user_id, member
         self.table: tuple[int, int] | None = None
         self.badge = False
         self.down = False
@@ -87,8 +96,8 @@ class Hub:
             return False
         return True
 
-    def listen(self, match_id: int | None, user_id: int) -> Listener:
-        listener = Listener(match_id, user_id)
+    def listen(self, match_id: int | None, user_id: int, member: bool = True) -> Listener:
+        listener = Listener(match_id, user_id, member)
         if match_id is not None:
             self.by_match[match_id].add(listener)
         self.by_user[user_id].add(listener)
@@ -121,11 +130,25 @@ class Hub:
             logger.warning("live events: unreadable message dropped: %r", raw[:200])
             return
         if marks is not None:
+            watchers = []
             for listener in self.by_match.get(int(match_id), ()):
-                listener.offer_table(marks)
+                if listener.member:
+                    listener.offer_table(marks)
+                else:
+                    watchers.append(listener)
+            self._spread(watchers, marks)
         for user_id in users:
             for listener in self.by_user.get(user_id, ()):
                 listener.offer_badge()
+
+    def _spread(self, watchers: list[Listener], marks: tuple[int, int]) -> None:
+        """Offer ``marks`` to ``watchers`` at random moments over their share of the spread."""
+        if not watchers:
+            return
+        loop = asyncio.get_running_loop()
+        spread = min(float(settings.PARLOUR_LIVE_SPREAD), SPREAD_EACH * len(watchers))
+        for listener in watchers:
+            loop.call_later(random.uniform(0.0, spread), listener.offer_table, marks)
 
     def _all_down(self) -> None:
         for group in self.by_user.values():

@@ -10,7 +10,8 @@ badge, so a reconnect or a tab shown again catches up at once; a comment every
 process loses Redis (the page polls until a stream can be had again).
 
 Signed out: 403. A match the person may not see (or no such match): 404, by the table's own
-visibility rule (``match_poll_version``). Streams off (no Redis) or a WSGI server (``runserver``,
+visibility rule (``match_poll_version``); the match's members are told of a change before its
+watchers (games/live/hub.py). Streams off (no Redis) or a WSGI server (``runserver``,
 which would hold the endless answer back): 204, "no stream here". Redis down: 503 (try again
 later). Either way the page polls.
 """
@@ -30,7 +31,7 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.views.decorators.http import require_GET
 
 from games.live.hub import Hub, Listener, hub, settle
-from games.selectors.access import match_poll_version
+from games.selectors.access import match_watch_marks
 from games.selectors.notices import turns_waiting_count
 from games.views.notice_sources import notice_badge_count
 
@@ -53,9 +54,17 @@ def _badge(user_id: int) -> tuple[int, int]:
 
 
 def _marks(match_id: int, user: AbstractBaseUser) -> tuple[int, int] | None:
-    """``match_poll_version``, the connection handed back at once."""
+    """The table's marks if ``user`` may see it (``match_poll_version``), the connection handed
+    back at once."""
+    found = _watch_marks(match_id, user)
+    return None if found is None else found[0]
+
+
+def _watch_marks(match_id: int, user: AbstractBaseUser) -> tuple[tuple[int, int], bool] | None:
+    """``match_watch_marks``: the marks and whether ``user`` is a member, the connection handed
+    back at once."""
     try:
-        return match_poll_version(match_id=match_id, user=user)
+        return match_watch_marks(match_id=match_id, user=user)
     finally:
         _release()
 
@@ -91,12 +100,15 @@ async def live_stream(request: HttpRequest) -> HttpResponse:
         return _refusal("Sign in to follow your tables live.", 403)
     raw = request.GET.get("match")
     match_id: int | None = None
+    member = True
     if raw is not None:
         if not raw.isdigit() or len(raw) > 12:
             return _refusal("The match must be given by its number.", 400)
         match_id = int(raw)
-        if await sync_to_async(_marks)(match_id, user) is None:
+        found = await sync_to_async(_watch_marks)(match_id, user)
+        if found is None:
             raise Http404("No such match.")
+        member = found[1]
     if not settings.PARLOUR_LIVE or not isinstance(request, ASGIRequest):
         # Off, or a WSGI server (runserver), which would hold the whole endless answer back:
         # 204, which tells an EventSource not to reconnect (the page polls instead).
@@ -106,7 +118,7 @@ async def live_stream(request: HttpRequest) -> HttpResponse:
         response = _refusal("Live changes are unavailable for now: the page polls.", 503)
         response["Retry-After"] = "10"
         return response
-    listener = this_hub.listen(match_id, user.pk)
+    listener = this_hub.listen(match_id, user.pk, member)
     last_id = request.headers.get("Last-Event-ID", "")
     response = StreamingHttpResponse(
         _events(this_hub, listener, user, last_id), content_type="text/event-stream"

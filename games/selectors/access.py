@@ -50,7 +50,17 @@ def match_visible_or_404(*, match: Match, seats: Sequence[Seat], user: AbstractB
 
 def match_poll_version(*, match_id: int, user: AbstractBaseUser) -> tuple[int, int] | None:
     """The match's version and its ``phrase_count`` (docs/phrases.md) if ``user`` may see the
-    match, else ``None`` (as for no match).
+    match, else ``None`` (as for no match)."""
+    found = match_watch_marks(match_id=match_id, user=user)
+    return None if found is None else found[0]
+
+
+def match_watch_marks(
+    *, match_id: int, user: AbstractBaseUser
+) -> tuple[tuple[int, int], bool] | None:
+    """``match_poll_version``'s answer and whether ``user`` is a member of the match (its
+    creator, a seat, or invited to it) rather than a watcher of a public match; ``None`` if
+    they may not see it (as for no match). A live stream tells members first (docs/live.md).
 
     Every open table asks this every two seconds, so it is one plain statement: through the
     ORM (``filter().values_list().first()``) a version read measured 0.36 ms here against
@@ -89,4 +99,4 @@ def match_poll_version(*, match_id: int, user: AbstractBaseUser) -> tuple[int, i
     if row is None or not user.is_authenticated:
         return None
     current, said, is_public, member = row
-    return (current, said) if (is_public or member) else None
+    return ((current, said), bool(member)) if (is_public or member) else None

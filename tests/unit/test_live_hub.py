@@ -65,3 +65,37 @@ def test_forgotten_listeners_leave_no_trace():
         assert hub.streams == 0 and not hub.by_match and not hub.by_user
 
     asyncio.run(run())
+
+
+def test_members_are_told_at_once_and_watchers_within_the_spread(settings):
+    settings.PARLOUR_LIVE_SPREAD = 0.3
+
+    async def run() -> None:
+        hub = _hub()
+        seat = hub.listen(7, 1, member=True)
+        watchers = [hub.listen(7, 100 + i, member=False) for i in range(200)]
+        started = asyncio.get_running_loop().time()
+        hub.dispatch(json.dumps({"m": 7, "v": 12, "p": 0}))
+        assert seat.table == (12, 0)
+        assert sum(w.table is not None for w in watchers) < len(watchers)
+        await asyncio.gather(*(w.wake.wait() for w in watchers))
+        took = asyncio.get_running_loop().time() - started
+        assert all(w.table == (12, 0) for w in watchers)
+        assert took <= 0.3 + 0.2
+
+    asyncio.run(run())
+
+
+def test_a_lone_watcher_waits_a_few_milliseconds_at_most(settings):
+    settings.PARLOUR_LIVE_SPREAD = 2.0
+
+    async def run() -> None:
+        hub = _hub()
+        watcher = hub.listen(7, 5, member=False)
+        started = asyncio.get_running_loop().time()
+        hub.dispatch(json.dumps({"m": 7, "v": 3, "p": 0}))
+        await asyncio.wait_for(watcher.wake.wait(), 1.0)
+        assert asyncio.get_running_loop().time() - started < 0.5
+        assert watcher.table == (3, 0)
+
+    asyncio.run(run())
