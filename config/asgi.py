@@ -1,9 +1,6 @@
-"""
-ASGI config for config project.
+"""The ASGI application the Procfile's ``web:`` serves (gunicorn with uvicorn workers): Django,
+behind a queue that lets the pool's size of pages run at once in a process (config/page_queue.py).
 
-It exposes the ASGI callable as a module-level variable named ``application``.
-
-For more information on this file, see
 https://docs.djangoproject.com/en/5.2/howto/deployment/asgi/
 """
 
@@ -13,4 +10,10 @@ from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-application = get_asgi_application()
+django_application = get_asgi_application()
+
+from django.conf import settings  # noqa: E402 (settings are ready once the application is)
+
+from config.page_queue import PageQueue  # noqa: E402
+
+application = PageQueue(django_application, settings.PARLOUR_ASGI_PAGES)

@@ -136,14 +136,22 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
 # behind with each finished request's thread. PARLOUR_DB_POOL=1 (set by the Procfile) closes
 # connections at the end of each request instead, and on PostgreSQL hands them back to psycopg's
 # pool, so a request still finds one open.
+PARLOUR_DB_POOL_SIZE = int(os.environ.get("PARLOUR_DB_POOL_SIZE", "10"))
 if os.environ.get("PARLOUR_DB_POOL") == "1":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     if DATABASES["default"]["ENGINE"].endswith("postgresql"):
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": 2,
-            "max_size": int(os.environ.get("PARLOUR_DB_POOL_SIZE", "10")),
+            "max_size": PARLOUR_DB_POOL_SIZE,
             "timeout": 10,
         }
+# Under the ASGI server, how many pages a process runs at once; the rest wait in the event loop
+# as they would in sync gunicorn's listen queue (config/page_queue.py). By default two fewer than
+# the pool's size: each page finds a connection without the pool's 10 s wait, and two are left
+# for the live streams' brief reads.
+PARLOUR_ASGI_PAGES = int(
+    os.environ.get("PARLOUR_ASGI_PAGES", str(max(1, PARLOUR_DB_POOL_SIZE - 2)))
+)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -426,7 +434,13 @@ PARLOUR_LIVE_CHANNEL = os.environ.get(
 # skipped meanwhile by another process goes unannounced to a stream that started after it.
 PARLOUR_LIVE_BACKOFF = float(os.environ.get("PARLOUR_LIVE_BACKOFF", "1"))
 # Seconds between the stream's keep-alive comments (proxies close a connection silent for long).
-PARLOUR_LIVE_HEARTBEAT = float(os.environ.get("PARLOUR_LIVE_HEARTBEAT", "15"))
+# 25 s: under the 60 s idle timeouts of nginx and the common proxies; at 15 s, 5,000 idle
+# streams cost 6.2% of a core (docs/performance.md).
+PARLOUR_LIVE_HEARTBEAT = float(os.environ.get("PARLOUR_LIVE_HEARTBEAT", "25"))
+# At most this many seconds over which a public match's watchers are told of a new version
+# (its members at once): their pages' fetches arrive spread out, not as one queue in front of
+# the seats' (games/live/hub.py).
+PARLOUR_LIVE_SPREAD = float(os.environ.get("PARLOUR_LIVE_SPREAD", "2"))
 
 # --- Bots, rounds and deadlines ---------------------------------------------------------------
 # Seconds bots hold back after a person's card when challenges are on, so a challenge can come.

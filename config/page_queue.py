@@ -1,0 +1,55 @@
+"""A queue in front of the pages under the ASGI server (docs/live.md, "The server").
+
+Under the ASGI server every request's sync code runs in a thread of its own, so a process takes
+every request the moment it arrives: 40 people signing in at once were 40 threads hashing
+passwords side by side, each holding one of the pool's connections or waiting for one, and those
+past the pool's 10 s wait were answered 503 (bench/load.py, docs/performance.md). Sync gunicorn
+never had that: a worker takes one request at a time and the rest wait in the listen queue.
+This puts the same queue back: at most ``PARLOUR_ASGI_PAGES`` requests a process run at once
+(by default two fewer than the pool's size, so each finds a connection), and the rest wait
+their turn in the event loop, which costs nothing. The live streams (``/live/``) pass by: an
+open stream is not a running page, and its brief reads hand their connection back at once
+(games/live/stream.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+STREAMS = "/live/"
+
+
+class PageQueue:
+    """ASGI middleware: at most ``limit`` HTTP requests other than streams run at once in each
+    event loop (a process under uvicorn); the others wait in arrival order."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        if limit < 1:
+            raise ValueError("PARLOUR_ASGI_PAGES must be at least 1")
+        self.app, self.limit = app, limit
+        self._slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def slots(self) -> asyncio.Semaphore:
+        """This event loop's semaphore (one a process; a test's server thread has its own)."""
+        loop = asyncio.get_running_loop()
+        found = self._slots.get(loop)
+        if found is None:
+            found = self._slots[loop] = asyncio.Semaphore(self.limit)
+        return found
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("path", "").startswith(STREAMS):
+            await self.app(scope, receive, send)
+            return
+        async with self.slots():
+            await self.app(scope, receive, send)
