@@ -15,10 +15,10 @@ hangs without closing the socket is found by a ``PING`` after ``PING_EVERY`` sec
 answered within ``PING_EVERY``.
 
 Members first: a new version wakes the match's members (its seats, creator, invited people) at
-once, and its watchers (anyone else at a public match) at random moments spread over up to
-``PARLOUR_LIVE_SPREAD`` seconds (``SPREAD_EACH`` a watcher): each woken page fetches its
-partial, and 500 watchers fetching at the same instant would queue the other seat's fetch
-behind theirs (bench/live.py measured a 4.5 s p50 that way).
+once, and its watchers (anyone else at a public match) ``HEAD_START`` seconds later, at random
+moments spread over up to ``PARLOUR_LIVE_SPREAD`` seconds (``SPREAD_EACH`` a watcher): each
+woken page fetches its partial, and 500 watchers fetching at the same instant would queue the
+other seat's fetch behind theirs (bench/live.py measured a 4.5 s p50 that way).
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ logger = logging.getLogger("parlour.live")
 PING_EVERY = 5.0  # seconds of silence before the hub asks Redis whether it is there
 RETRY = 1.0  # seconds between attempts to reach Redis while it is down
 SPREAD_EACH = 0.004  # seconds of spread a watcher adds (up to PARLOUR_LIVE_SPREAD in all)
+HEAD_START = 0.1  # seconds the members' fetches have before the first watcher is told
 
 
 def settle() -> float:
@@ -148,7 +149,7 @@ class Hub:
         loop = asyncio.get_running_loop()
         spread = min(float(settings.PARLOUR_LIVE_SPREAD), SPREAD_EACH * len(watchers))
         for listener in watchers:
-            loop.call_later(random.uniform(0.0, spread), listener.offer_table, marks)
+            loop.call_later(HEAD_START + random.uniform(0.0, spread), listener.offer_table, marks)
 
     def _all_down(self) -> None:
         for group in self.by_user.values():
