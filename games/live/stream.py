@@ -30,10 +30,11 @@ from django.db import connections
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 
+from accounts import notify
 from games.live.hub import Hub, Listener, hub, settle
 from games.selectors.access import match_watch_marks
 from games.selectors.notices import turns_waiting_count
-from games.views.notice_sources import notice_badge_count
+from games.views.notice_sources import notice_counts
 
 LIFETIME = 1800.0  # seconds a stream lasts before the browser is asked to reconnect
 RETRY_MS = 2000  # the reconnect delay the browser is told (EventSource's ``retry:``)
@@ -45,10 +46,13 @@ def table_id(marks: tuple[int, int]) -> str:
 
 
 def _badge(user_id: int) -> tuple[int, int]:
-    """The nav badge's count and the matches awaiting the person's move; the connection is
-    handed back at once (below)."""
+    """The nav badge's count and the matches awaiting the person's move (counted once: it is one
+    of the badge's parts unless the person turned that kind off); the connection is handed back
+    at once (below)."""
     try:
-        return notice_badge_count(user_id), turns_waiting_count(user_id)
+        counts = notice_counts(user_id)
+        turns = counts.get(notify.NOTICE_TURNS)
+        return sum(counts.values()), turns_waiting_count(user_id) if turns is None else turns
     finally:
         _release()
 

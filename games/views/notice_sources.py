@@ -73,4 +73,9 @@ def wanted_sources(user_id: int) -> list[NoticeSource]:
 def notice_badge_count(user_id: int) -> int:
     """The badge: every wanted kind's count added up (one query for the settings, then one per
     wanted kind: four with the three kinds here)."""
-    return sum(source.count(user_id) for source in wanted_sources(user_id))
+    return sum(notice_counts(user_id).values())
+
+
+def notice_counts(user_id: int) -> dict[str, int]:
+    """Each wanted kind's count by its key (the badge's parts; the same queries)."""
+    return {source.kind: source.count(user_id) for source in wanted_sources(user_id)}
