@@ -30,6 +30,7 @@ from accounts.models import (
 )
 from games.engines.records import record_verify
 from games.models import Match, Rating, RatingChange, Seat, TablePhrase
+from games.services.invitations import rematch_offer
 from games.services.phrases import phrase_say
 from games.services.ratings import ratings_update_due
 from tests import factories
@@ -148,15 +149,24 @@ def test_deleting_resigns_cancels_leaves_and_anonymises(zep, bea, cal, caplog):
         assert refused.status_code == 200 and "_auth_user_id" not in refused.client.session
 
 
-def test_the_old_name_and_email_appear_on_no_page_record_or_log_line(zep, bea, cal, caplog):
+def test_the_old_name_and_email_appear_on_no_page_record_export_or_log_line(
+    zep, bea, cal, caplog, django_capture_on_commit_callbacks
+):
     matches = _everything(zep, bea, cal)
     fin, run = matches["fin"], matches["run"]
     Rating.objects.filter(user=zep).update(matches=9, last_played_at=timezone.now())
+    Follow.objects.create(follower=zep, followed=bea)
+    Follow.objects.create(follower=bea, followed=zep)
+    phrase_say(match_id=run.pk, user=bea, key="good_luck")
+    offered = rematch_offer(match_id=fin.pk, user=zep)  # an invitation from Zep to Bea
+    matches["rematch"] = Match.objects.get(pk=offered.match_id)
     bea_client = factories.client_for(bea)
     board = bea_client.get("/leaderboard/faraway/").content.decode()
     assert NAME in board  # listed before
     replay = bea_client.get(f"/matches/{fin.pk}/replay/?as=all").content.decode()
     assert NAME in replay  # and cached now, under the match's version
+    assert NAME in bea_client.get("/friends/").content.decode()  # a friend before
+    assert NAME in bea_client.get("/notices/").content.decode()  # the rematch offer
     caplog.set_level(logging.DEBUG)
     caplog.clear()
     assert _delete(factories.client_for(zep)).status_code == 302
@@ -171,6 +181,9 @@ def test_the_old_name_and_email_appear_on_no_page_record_or_log_line(zep, bea, c
         ("/players/bea/", {}),
         ("/players/cal/", {}),
         ("/accounts/", {}),
+        ("/accounts/notifications/", {}),
+        ("/friends/", {}),
+        ("/notices/", {}),
     ]
     for match in matches.values():
         pk = match.pk
@@ -205,6 +218,20 @@ def test_the_old_name_and_email_appear_on_no_page_record_or_log_line(zep, bea, c
     running = json.loads(bea_client.get(f"/matches/{run.pk}/record.json").content)
     assert zep.username in json.dumps(running)
     factories.assert_replays(run)  # its chain, resignation included, replays
+    # Bea's data export, prepared after the deletion: her records of the matches she shared
+    # with Zep and the rematch offer Zep sent her name "deleted player N", never the old name.
+    caplog.clear()  # the probes of the old profile URL above logged it, as a web server would
+    with django_capture_on_commit_callbacks(execute=True):
+        assert bea_client.post("/accounts/data/").status_code == 302
+    export = DataExport.objects.get(user=bea)
+    assert export.status == DataExport.Status.READY
+    response = bea_client.get(f"/accounts/data/{export.pk}/")
+    body = b"".join(response.streaming_content).decode()
+    assert zep.username in body and {fin.pk, run.pk} <= {
+        m["match"] for m in json.loads(body)["matches"]
+    }
+    assert NAME not in body.lower() and EMAIL not in body
+    assert NAME not in caplog.text.lower() and EMAIL not in caplog.text  # nor did the worker log it
 
 
 def test_a_waiting_match_they_only_watch_is_cancelled_too(zep):

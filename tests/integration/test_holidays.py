@@ -5,6 +5,7 @@ refuses holidays), no bot move meanwhile, and what the others see."""
 from __future__ import annotations
 
 import datetime
+import zoneinfo
 from datetime import timedelta
 
 import pytest
@@ -77,6 +78,21 @@ def test_the_account_page_shows_the_allowance_earned_a_day_a_week(ann, ann_clien
     _joined_weeks_ago(ann, 500)
     page = ann_client.get("/accounts/").content.decode()
     assert f"You have <strong>{CAP}</strong> days of holiday (the most you can save)" in page
+
+
+def test_a_holiday_ends_at_midnight_in_the_persons_own_time_zone(ann, ann_client):
+    """ "Until the end of <day>" is the person's day: a reader in Tokyo is back at midnight in
+    Tokyo, nine hours before midnight UTC."""
+    _joined_weeks_ago(ann, 8)
+    assert ann_client.post("/accounts/time-zone/", {"zone": "Asia/Tokyo"}).status_code == 302
+    tokyo = zoneinfo.ZoneInfo("Asia/Tokyo")
+    until = timezone.localdate(timezone=tokyo) + timedelta(days=2)
+    response = ann_client.post("/accounts/holiday/", {"until": until.isoformat()})
+    assert response.status_code == 302
+    back = datetime.datetime.combine(until + timedelta(days=1), datetime.time.min, tzinfo=tokyo)
+    assert Holiday.objects.get(user=ann).away_until == back
+    page = ann_client.get("/accounts/").content.decode()
+    assert f"You are on holiday until the end of {until:%-d %b %Y}" in page
 
 
 def test_going_away_and_coming_back_early_gives_back_the_days_not_begun(ann, ann_client):
