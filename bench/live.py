@@ -774,13 +774,13 @@ def watch_all(
         f"\n3. One public match watched by {len(watching)} clients (its 2 seats and"
         f" {len(watching) - 2} watchers); the seats play {args.moves} moves each way"
     )
-    ways = (
-        ("streams, everything on ASGI", "asgi", "asgi"),
-        ("streams on ASGI, pages and moves on sync gunicorn", "asgi", "sync"),
-        (f"polling every {POLL_EVERY_S:g} s on sync gunicorn (today)", None, "sync"),
-    )
+    ways = {
+        "asgi": ("streams, everything on ASGI", "asgi", "asgi"),
+        "split": ("streams on ASGI, pages and moves on sync gunicorn", "asgi", "sync"),
+        "polling": (f"polling every {POLL_EVERY_S:g} s on sync gunicorn (today)", None, "sync"),
+    }
     watched = {}
-    for title, stream_kind, page_kind in ways:
+    for title, stream_kind, page_kind in (ways[way] for way in args.ways):
         for browser in players:
             browser.port = servers[page_kind].port
         result = loop_run(
@@ -877,6 +877,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--parts", nargs="+", choices=PARTS, default=list(PARTS), help="the parts run (all)"
+    )
+    parser.add_argument(
+        "--ways",
+        nargs="+",
+        choices=("asgi", "split", "polling"),
+        default=["asgi", "split", "polling"],
+        help="part 3's ways of watching: all under ASGI, streams on ASGI and pages on sync,"
+        " polling (all)",
     )
     parser.add_argument("--quick", action="store_true", help="a smoke run of every part")
     args = parser.parse_args(argv)

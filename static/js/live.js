@@ -108,12 +108,15 @@
     close();
     pollStop();
   }
+  function streaming() {
+    return !!source && source.readyState === window.EventSource.OPEN;
+  }
 
   // A table swapped in (a move's answer, a poll's news) may change the badge's count: with no
   // stream to tell it, the badge asks at once, so the two agree.
   document.addEventListener("htmx:afterSettle", function (event) {
     var target = event.detail && event.detail.target;
-    if (target && target.id === "table" && !(source && source.readyState === 1)) badgeFetch();
+    if (target && target.id === "table" && !streaming()) badgeFetch();
   });
 
   document.addEventListener("visibilitychange", function () {
@@ -125,9 +128,7 @@
     if (!open()) pollStart();
   }
   window.parlourLive = {
-    streaming: function () {
-      return !!source && source.readyState === window.EventSource.OPEN;
-    },
+    streaming: streaming,
     polling: function () {
       return !!tableTimer;
     },
