@@ -23,7 +23,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from games import tasks
 from games.models import AnalysisStatus, Match, MatchAnalysis
-from games.services import match_cancel, match_create, match_resign
+from games.services import match_cancel, match_create, match_join, match_resign
 from games.services.analysis import analysis_request
 from tests import factories
 from tests.analysis_matches import play_greedy
@@ -46,12 +46,14 @@ class Site:
     analysed: Match
     resigned: Match
     cancelled: Match
+    joined: Match
 
 
 def _build_site() -> Site:
     """Ann and Bea: a waiting, a running and a finished rated match of each game (the finished
     tables carry the rating chips and the result), an analysed finished match, a running match
-    cal resigned from and a waiting match ann cancelled (their tables' notes)."""
+    cal resigned from, a waiting match ann cancelled (their tables' notes) and a waiting match of
+    bea's where ann took a seat (she may leave it)."""
     ann, bea = factories.user_make("ann"), factories.user_make("bea")
     cal = factories.user_make("cal")
     waiting, running, finished = {}, {}, {}
@@ -75,6 +77,8 @@ def _build_site() -> Site:
     match_resign(match_id=resigned.pk, user=cal)
     cancelled = match_create(game="gulliver", num_players=3, created_by=ann, seed=61)
     match_cancel(match_id=cancelled.pk, user=ann)
+    joined = match_create(game="faraway", num_players=3, created_by=bea, seed=62, public=True)
+    match_join(match=joined, user=ann)
     return Site(
         waiting=waiting,
         running=running,
@@ -82,6 +86,7 @@ def _build_site() -> Site:
         analysed=analysed,
         resigned=resigned,
         cancelled=cancelled,
+        joined=joined,
     )
 
 
@@ -197,7 +202,11 @@ def test_every_page_kind_has_readable_text(
     )
     # Leaving (issue 26, item 13): the confirmation pages and the tables' notes after it.
     _check(page, "resign page", f"{base}/matches/{site.running['faraway'].pk}/resign/", found)
+    expect(page.get_by_role("button", name="Yes, resign")).to_be_visible()
     _check(page, "cancel page", f"{base}/matches/{site.waiting['gulliver'].pk}/cancel/", found)
+    expect(page.get_by_role("button", name="Yes, cancel the match")).to_be_visible()
+    _check(page, "leave page", f"{base}/matches/{site.joined.pk}/leave/", found)
+    expect(page.get_by_role("button", name="Yes, leave")).to_be_visible()
     _check(page, "table with a resignation", f"{base}/matches/{site.resigned.pk}/", found)
     expect(page.locator("#resigned-notes")).to_be_visible()
     _check(page, "table cancelled", f"{base}/matches/{site.cancelled.pk}/", found)
