@@ -20,6 +20,9 @@
   var reopenTimer = null;
   var tableTimer = null;
   var badgeTimer = null;
+  // The newest table event's numbers. A fetch asked for while another is under way is queued
+  // by htmx on the old #table, which the first answer's swap removes: that fetch never goes.
+  var announced = null;
 
   function table() {
     var found = document.getElementById("table");
@@ -50,8 +53,17 @@
     tableTimer = badgeTimer = null;
   }
 
+  // Whether the table shown is older than the stream last said (versions and phrase counts only
+  // grow, so asking again until it is not ends).
+  function behind(found) {
+    if (!announced) return false;
+    var version = Number(found.dataset.version);
+    return version < announced.version ||
+      (version === announced.version && Number(found.dataset.phrases || 0) < announced.phrases);
+  }
   function onTable(event) {
     var data = JSON.parse(event.data);
+    announced = data;
     var found = table();
     if (!found) return;
     if (Number(found.dataset.version) !== data.version ||
@@ -113,10 +125,18 @@
   }
 
   // A table swapped in (a move's answer, a poll's news) may change the badge's count: with no
-  // stream to tell it, the badge asks at once, so the two agree.
+  // stream to tell it, the badge asks at once, so the two agree. With the stream, a table event
+  // that came while a fetch was under way is caught up here (its own fetch was lost with the
+  // swapped-out #table), else the page would stay a move behind until the next event.
   document.addEventListener("htmx:afterSettle", function (event) {
     var target = event.detail && event.detail.target;
-    if (target && target.id === "table" && !streaming()) badgeFetch();
+    if (!target || target.id !== "table") return;
+    if (!streaming()) {
+      badgeFetch();
+      return;
+    }
+    var found = table();
+    if (found && behind(found)) tableFetch();
   });
 
   document.addEventListener("visibilitychange", function () {

@@ -23,7 +23,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from games import tasks
 from games.models import AnalysisStatus, Match, MatchAnalysis
-from games.services import match_create
+from games.services import match_cancel, match_create, match_join, match_resign
 from games.services.analysis import analysis_request
 from tests import factories
 from tests.analysis_matches import play_greedy
@@ -44,13 +44,18 @@ class Site:
     running: dict[str, Match]
     finished: dict[str, Match]
     analysed: Match
+    resigned: Match
+    cancelled: Match
+    joined: Match
 
 
 def _build_site() -> Site:
     """Ann and Bea: a waiting, a running and a finished rated match of each game (the finished
-    tables carry the rating chips and the result), and an analysed finished match."""
+    tables carry the rating chips and the result), an analysed finished match, a running match
+    cal resigned from, a waiting match ann cancelled (their tables' notes) and a waiting match of
+    bea's where ann took a seat (she may leave it)."""
     ann, bea = factories.user_make("ann"), factories.user_make("bea")
-    factories.user_make("cal")
+    cal = factories.user_make("cal")
     waiting, running, finished = {}, {}, {}
     for n, game in enumerate(("faraway", "gulliver")):
         waiting[game] = match_create(
@@ -68,7 +73,21 @@ def _build_site() -> Site:
     if MatchAnalysis.objects.get(match=analysed).status != AnalysisStatus.DONE:
         tasks.match_analyse.apply((analysed.pk, analysed.version), throw=True)
     assert MatchAnalysis.objects.get(match=analysed).status == AnalysisStatus.DONE
-    return Site(waiting=waiting, running=running, finished=finished, analysed=analysed)
+    resigned = factories.match_make(game="faraway", players=[ann, bea, cal], seed=60)
+    match_resign(match_id=resigned.pk, user=cal)
+    cancelled = match_create(game="gulliver", num_players=3, created_by=ann, seed=61)
+    match_cancel(match_id=cancelled.pk, user=ann)
+    joined = match_create(game="faraway", num_players=3, created_by=bea, seed=62, public=True)
+    match_join(match=joined, user=ann)
+    return Site(
+        waiting=waiting,
+        running=running,
+        finished=finished,
+        analysed=analysed,
+        resigned=resigned,
+        cancelled=cancelled,
+        joined=joined,
+    )
 
 
 def _violations(page: Page, kind: str) -> list[str]:
@@ -181,8 +200,22 @@ def test_every_page_kind_has_readable_text(
         found,
         status=403,
     )
+    # Leaving (issue 26, item 13): the confirmation pages and the tables' notes after it.
+    _check(page, "resign page", f"{base}/matches/{site.running['faraway'].pk}/resign/", found)
+    expect(page.get_by_role("button", name="Yes, resign")).to_be_visible()
+    _check(page, "cancel page", f"{base}/matches/{site.waiting['gulliver'].pk}/cancel/", found)
+    expect(page.get_by_role("button", name="Yes, cancel the match")).to_be_visible()
+    _check(page, "leave page", f"{base}/matches/{site.joined.pk}/leave/", found)
+    expect(page.get_by_role("button", name="Yes, leave")).to_be_visible()
+    _check(page, "table with a resignation", f"{base}/matches/{site.resigned.pk}/", found)
+    expect(page.locator("#resigned-notes")).to_be_visible()
+    _check(page, "table cancelled", f"{base}/matches/{site.cancelled.pk}/", found)
+    expect(page.locator("#cancelled-note")).to_be_visible()
     _check(page, "history", f"{base}/history/", found)
+    _check(page, "notices", f"{base}/notices/", found)
+    _check(page, "account", f"{base}/accounts/", found)
     _check(page, "profile", f"{base}/players/ann/", found)
+    _check(page, "another's profile", f"{base}/players/bea/", found)
     _check(page, "friends", f"{base}/friends/", found)
     for game in ("faraway", "gulliver"):
         _check(page, f"leaderboard ({game})", f"{base}/leaderboard/{game}/", found)

@@ -1,7 +1,8 @@
 """Live tables in a real browser, served by the ASGI server (uvicorn, in a thread of the test
 process) with real Redis pub/sub (docs/live.md): the other seat's page shows a move as soon as
 its stream says so and sends no poll while the stream is up; a hidden tab sends nothing at all
-and shows the latest version as soon as it is visible again.
+and shows the latest version as soon as it is visible again; the nav badge and the tab's title
+follow the table by the stream's badge event (issue 26, item 2), with no poll.
 
 A hidden tab is emulated: headless Chromium keeps every page visible, so the test overrides
 ``document.visibilityState`` and dispatches the ``visibilitychange`` event the page listens to.
@@ -9,11 +10,14 @@ A hidden tab is emulated: headless Chromium keeps every page visible, so the tes
 
 from __future__ import annotations
 
+import re
+import time
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Page, Request
+from playwright.sync_api import Page, Request, Route, expect
 
+from games.engines import get_engine
 from games.live import publish
 from games.models import Match
 from games.services import move_submit
@@ -144,3 +148,84 @@ def test_without_a_stream_the_page_polls_and_still_follows_the_table(site, make_
     before = table.snapshot().version
     match = _awaiting(match, bea)
     assert table.wait_for_version(match.version).version > before
+
+
+def test_the_badge_and_the_title_follow_the_table_by_the_stream(site, make_context):
+    """Issue 26 (2) while the stream is up: nothing polls and no table swap asks the badge, so
+    the badge's own stream event must bring its count; the tab's title follows too."""
+    ann, bea = factories.user_make("ann"), factories.user_make("bea")
+    match = _awaiting(factories.match_make(game="faraway", players=[ann, bea], seed=5), ann)
+    title = f"{get_engine('faraway').title} #{match.pk} · Parlour"
+    page = make_context().new_page()
+    log_in(page, site, "bea")
+    page.goto(f"{site}/matches/{match.pk}/")
+    page.wait_for_function(STREAMING_JS)
+    table = TablePage(page, "bea")
+    table.mark("one-document")
+    badge = page.locator("#turn-badge")
+    expect(badge).to_have_attribute("data-count", "0")
+    expect(page).to_have_title(title)
+    asked = _requests(page)
+
+    # Ann plays her whole turn elsewhere: bea's stream says so, the table, badge and title agree.
+    match = _awaiting(match, bea)
+    expect(page.locator("#turn-line")).to_contain_text("Your turn", timeout=5_000)
+    expect(badge).to_have_attribute("data-count", "1", timeout=5_000)
+    expect(page).to_have_title(f"Your turn · {title}", timeout=5_000)
+    assert any("/accounts/badge/" in url for url in asked), asked  # asked on its stream's word
+
+    # Bea plays her turn on this page: her count drops at once, as the table says.
+    while "Your turn" in table.snapshot().turn:
+        table.play(table.snapshot().moves[0])
+    expect(page.locator("#turn-line")).to_contain_text("Waiting for ann")
+    expect(badge).to_have_attribute("data-count", "0", timeout=5_000)
+    expect(page).to_have_title(title, timeout=5_000)
+    assert table.snapshot().marker == "one-document"
+    assert page.evaluate(STREAMING_JS), "the stream went down: the poll may have done it"
+    assert not page.evaluate("() => window.parlourLive.polling()")
+
+
+def test_a_table_event_during_a_fetch_is_caught_up_after_the_swap(site, make_context):
+    """A second ``table`` event that comes while the table's fetch is under way: htmx queues its
+    fetch on the ``#table`` the first answer swaps out, and never sends it. The page must still
+    reach the newest version. The first fetch's answer is held (read from the server first, so it
+    carries the older version) until the next move's event has reached the page."""
+    ann, bea = factories.user_make("ann"), factories.user_make("bea")
+    match = _awaiting(factories.match_make(game="faraway", players=[ann, bea], seed=5), ann)
+    page = make_context().new_page()
+    log_in(page, site, "bea")
+    page.goto(f"{site}/matches/{match.pk}/")
+    page.wait_for_function(STREAMING_JS)
+    table = TablePage(page, "bea")
+    table.mark("one-document")
+    before = table.snapshot().version
+    held: list[int] = []
+
+    def one_move() -> None:
+        match.refresh_from_db()
+        index = match.awaiting[0]
+        move_submit(
+            match=match,
+            seat=match.seats.get(index=index),
+            move=factories.legal_moves(match, index)[0],
+            expected_version=match.version,
+        )
+
+    def hold_the_first(route: Route) -> None:
+        if held:
+            route.continue_()
+            return
+        answer = route.fetch()  # the table at the first move's version
+        held.append(answer.status)
+        one_move()  # the next move, announced while this fetch is under way
+        time.sleep(1.5)  # its event reaches the page meanwhile
+        route.fulfill(response=answer)
+
+    page.route(re.compile(r"/matches/\d+/table/"), hold_the_first)
+    one_move()
+    match.refresh_from_db()
+    assert match.version == before + 1
+    seen = table.wait_for_version(before + 2, timeout_ms=5_000)
+    assert held == [200], "the first fetch was not the one held"
+    assert seen.version == before + 2 and seen.marker == "one-document"
+    assert page.evaluate(STREAMING_JS)
