@@ -156,6 +156,27 @@ def test_each_kind_is_off_by_its_box_on_the_page_and_the_badge(kind: str) -> Non
     assert 'data-count="1"' in badge.content.decode()
 
 
+def test_challenges_and_offers_are_off_by_their_box_on_the_page_and_the_badge() -> None:
+    from games.services.invitations import match_challenge_create
+
+    ann, bea = factories.user_make("ann"), factories.user_make("bea")
+    [turn] = _bulk(1, [ann, bea], status=Match.Status.ACTIVE, awaited=0)
+    challenged = match_challenge_create(
+        created_by=bea, challenges={1: ann}, game="faraway", num_players=2
+    )
+    client = factories.client_for(ann)
+    page = client.get("/notices/").content.decode()
+    assert 'id="invitation-notices"' in page and f"/matches/{challenged.pk}/" in page
+    assert notice_badge_count(ann.pk) == 2
+    NotificationSettings.objects.create(user=ann, notice_invitations=False)
+    page = client.get("/notices/").content.decode()
+    assert 'id="invitation-notices"' not in page and f"/matches/{challenged.pk}/" not in page
+    assert f"/matches/{turn}/" in page
+    assert notice_badge_count(ann.pk) == 1
+    badge = client.get("/accounts/badge/", HTTP_HX_REQUEST="true")
+    assert 'data-count="1"' in badge.content.decode()
+
+
 def test_the_nav_badge_links_to_the_notices_and_counts_every_wanted_kind() -> None:
     ann, bea = factories.user_make("ann"), factories.user_make("bea")
     _bulk(2, [ann, bea], status=Match.Status.ACTIVE, awaited=0)
