@@ -18,6 +18,10 @@ from accounts.push_devices import SubscriptionRefused, device_keep, device_remov
 def push_subscribe(request: HttpRequest) -> HttpResponse:
     """``/accounts/notifications/devices/``: keep this browser's subscription (JSON) as one of
     the person's devices; a 201 naming it, or a 400 with the reason and nothing kept."""
+    if request.content_type != "application/json":
+        # A form's body may already be read as a stream (CSRF reads a multipart POST for its
+        # token), after which request.body raises: the subscription is JSON or nothing.
+        return JsonResponse({"error": "The subscription is sent as JSON."}, status=400)
     try:
         subscription = subscription_read(request.body)
     except SubscriptionRefused as refused:

@@ -32,6 +32,7 @@ urlpatterns = [
     path("matches/<match_id:pk>/cancel/", leaving.match_cancel, name="match_cancel"),
     path("matches/<match_id:pk>/leave/", leaving.match_leave, name="match_leave"),
     path("matches/<match_id:pk>/rematch/", invitations.match_rematch, name="match_rematch"),
+    path("matches/<match_id:pk>/bot/", invitations.match_seat_bot, name="match_seat_bot"),
     path(
         "invitations/<int:pk>/accept/",
         invitations.invitation_accept_view,

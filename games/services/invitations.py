@@ -24,9 +24,10 @@ from django.utils import timezone
 
 from accounts.relations import blocked_between, challenge_refusal
 from games.live import publish as live
-from games.models import Invitation, Match, Seat
+from games.models import BotLevel, Invitation, Match, Seat
 from games.services.errors import Rejected
 from games.services.invitation_mail import invitation_mails_enqueue
+from games.services.invitation_seats import invitations_reserved
 from games.services.matches import match_create, match_start
 
 Status = Invitation.Status
@@ -251,6 +252,36 @@ def _rematch_new(old: Match, seats: list[Seat], mine: Seat, user: AbstractBaseUs
                 match_start(match=match)
     except IntegrityError as exc:  # the one rematch made at the same moment elsewhere
         raise Rejected("A rematch was just offered; open it from the table.", 409) from exc
+    return Answered(match_id=match.pk, started=started)
+
+
+def seat_bot_add(*, match_id: int, user: AbstractBaseUser, seat_index: int, level: str) -> Answered:
+    """The creator of a waiting match seats a bot in a free seat: one a decline or a lapse freed,
+    a rematch seat left open across a block, or any seat no one holds. The match begins if it
+    was the last seat. Under the match's row lock, so a join or an accept for the same seat at
+    the same moment comes out one way."""
+    if level not in BotLevel.values:
+        raise Rejected("Pick one of the bots.", status=400)
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        if match.created_by_id != user.pk:
+            raise Rejected("Only the person who made this match may seat a bot.", status=403)
+        if match.status == Match.Status.CANCELLED:
+            raise Rejected("This match was cancelled by its creator.", status=409)
+        if match.status != Match.Status.WAITING:
+            raise Rejected("This match has already started.", status=409)
+        if not 0 <= seat_index < match.num_players:
+            raise Rejected(f"There is no such seat at a table of {match.num_players}.", 400)
+        seats = list(Seat.objects.filter(match_id=match.pk))
+        if any(s.index == seat_index for s in seats):
+            raise Rejected("That seat was just taken.", status=409)
+        if seat_index in invitations_reserved(match_id=match.pk):
+            raise Rejected("That seat is held for the person invited until they answer.", 409)
+        Seat.objects.create(match=match, index=seat_index, bot_level=level)
+        _bump(match)
+        started = len(seats) + 1 == match.num_players
+        if started:
+            match_start(match=match)
     return Answered(match_id=match.pk, started=started)
 
 

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts import relations
-from games.models import Invitation, Match, Seat
+from games.models import BotLevel, Invitation, Match, Seat
 from games.presentation.invitations import invitation_lines
 from games.selectors.invitations import match_invitations, rematch_of
 from games.services import Rejected
@@ -22,6 +22,7 @@ from games.services.invitations import (
     invitation_accept,
     invitation_decline,
     rematch_offer,
+    seat_bot_add,
 )
 from games.views.common import login_required_htmx, visible_match
 
@@ -30,11 +31,23 @@ REFUSED_PAGE = "games/invitation_refused.html"
 
 def invitations_context(match: Match, seats: list[Seat], reader_id: int) -> dict[str, Any]:
     """What the match page shows beside its table: a forming match's invitations (with the
-    reader's Accept / Decline / Block), a finished one's "Play again" for its seated people
-    (one query either way, none otherwise)."""
+    reader's Accept / Decline / Block) and, to its creator, the free seats a bot may take; a
+    finished one's "Play again" for its seated people (one query either way, none otherwise)."""
     if match.status == Match.Status.WAITING:
-        lines = invitation_lines(match_invitations(match.pk), reader_id)
-        return {"invitations": lines, "invitations_inviter": match.created_by_id == reader_id}
+        items = match_invitations(match.pk)
+        lines = invitation_lines(items, reader_id)
+        context: dict[str, Any] = {
+            "invitations": lines,
+            "invitations_inviter": match.created_by_id == reader_id,
+        }
+        if match.created_by_id == reader_id:
+            taken = {s.index for s in seats}
+            held = {i.seat_index for i in items if i.status == Invitation.Status.PENDING}
+            free = [i for i in range(match.num_players) if i not in taken | held]
+            if free:
+                context["bot_seats"] = [i + 1 for i in free]
+                context["bot_levels"] = BotLevel.choices
+        return context
     if match.status == Match.Status.FINISHED and any(s.user_id == reader_id for s in seats):
         return {"rematch_offer": True, "rematch": rematch_of(match.pk)}
     return {}
@@ -104,4 +117,26 @@ def match_rematch(request: HttpRequest, pk: int) -> HttpResponse:
         if answered.started
         else "Rematch offered: the table waits for the others' answers."
     )
+    return _go(request, words, reverse("match_detail", args=[answered.match_id]))
+
+
+@login_required_htmx
+@require_POST
+def match_seat_bot(request: HttpRequest, pk: int) -> HttpResponse:
+    """The creator of a waiting match seats a bot in a free seat (``seat``, counted from 1, and
+    ``level``); a 404 to whoever may not see the match."""
+    visible_match(request, pk)
+    seat = request.POST.get("seat", "")
+    if not (seat.isascii() and seat.isdigit() and 0 < len(seat) < 4):
+        return _refused(request, "Pick one of the free seats.", 400)
+    try:
+        answered = seat_bot_add(
+            match_id=pk,
+            user=request.user,
+            seat_index=int(seat) - 1,
+            level=request.POST.get("level", ""),
+        )
+    except Rejected as exc:
+        return _refused(request, exc.message, exc.status)
+    words = "The match has begun." if answered.started else "A bot took the seat."
     return _go(request, words, reverse("match_detail", args=[answered.match_id]))

@@ -1,6 +1,7 @@
 """Invitations in a real browser (docs/invitations.md): a challenge by name from the new-match
-form, answered with htmx and without JavaScript; "Play again" on a finished table, the offer
-seen and accepted by the other person; the screenshots of both, desktop and phone."""
+form, answered with htmx and without JavaScript; a declined seat filled by a bot; "Play again"
+on a finished table, the offer seen and accepted by the other person; the screenshots of both,
+desktop and phone."""
 
 from __future__ import annotations
 
@@ -65,6 +66,13 @@ def test_a_declined_challenge_is_shown_to_the_inviter(live_server, make_context)
     expect(bea.locator("#messages")).to_contain_text("You declined the invitation.")
     ann.reload()
     expect(ann.locator("#invitation-list")).to_contain_text("bea, seat 2 of 2: declined")
+    # The freed seat, filled by a bot: the match begins.
+    expect(ann.locator("#seat-bot-seat")).to_have_value("2")
+    ann.locator("#seat-bot-level").select_option("greedy")
+    ann.locator("#seat-bot-add").click()
+    expect(ann.locator("#messages")).to_contain_text("The match has begun.")
+    expect(ann.locator("#table")).to_have_attribute("data-status", "active")
+    expect(ann.locator("#seat-bot")).to_have_count(0)
 
 
 @pytest.mark.parametrize(

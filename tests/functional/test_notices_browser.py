@@ -1,6 +1,7 @@
-"""The notices page in a real browser: the badge leads to it, each match waiting for your move
-opens from its "Open" button, and a finished match opened once leaves the list; it fits a phone
-(390 px) and a desktop (1280 px).
+"""The notices page in a real browser: the badge leads to it, a challenge and a rematch offer
+wait there with Accept / Decline in place, each match waiting for your move opens from its
+"Open" button, and a finished match opened once leaves the list; it fits a phone (390 px) and a
+desktop (1280 px).
 
 With ``PARLOUR_SCREENSHOTS=1`` the page is photographed into ``docs/screenshots/``
 (``notices.png``, ``notices-phone.png``).
@@ -15,6 +16,7 @@ from playwright.sync_api import expect
 
 from games.models import Match
 from games.services import move_submit
+from games.services.invitations import match_challenge_create, rematch_offer
 from tests import factories
 from tests.functional.pages import log_in
 from tests.functional.test_screenshots import DESKTOP, PHONE, overflowing, screenshot_path
@@ -47,12 +49,21 @@ def test_the_notices_page_opens_a_waiting_match_and_forgets_a_seen_finish(
     finished = factories.play_random(
         factories.match_make(players=[ann, bea], seed=9), random.Random(3)
     )
+    # cal challenges ann, and bea offers ann a rematch of the finished match.
+    match_challenge_create(created_by=cal, challenges={1: ann}, game="gulliver", num_players=2)
+    rematch_offer(match_id=finished.pk, user=bea)
     page = make_context(viewport=viewport).new_page()
     log_in(page, live_server.url, "ann")
     page.goto(f"{live_server.url}/matches/")
-    expect(page.locator("#turn-badge")).to_have_attribute("data-count", "3")
+    expect(page.locator("#turn-badge")).to_have_attribute("data-count", "5")
     page.locator("#turn-badge").click()
     expect(page.get_by_role("heading", name="Notices", level=1)).to_be_visible()
+    offers = page.locator("#invitation-notices li")
+    expect(offers).to_have_count(2)
+    expect(offers.filter(has_text="cal challenges you to")).to_have_count(1)
+    expect(offers.filter(has_text="bea offers a rematch of")).to_have_count(1)
+    expect(page.locator("#invitation-notices .invitation-accept")).to_have_count(2)
+    expect(page.locator("#invitation-notices .invitation-decline")).to_have_count(2)
     turns = page.locator("#notices-turns li")
     expect(turns).to_have_count(2)
     expect(page.locator("#notices-finished li")).to_have_count(1)
@@ -66,4 +77,4 @@ def test_the_notices_page_opens_a_waiting_match_and_forgets_a_seen_finish(
     page.goto(f"{live_server.url}/notices/")
     expect(page.locator("#notices-finished li")).to_have_count(0)
     expect(page.locator("#notices-finished")).to_contain_text("No finished match")
-    expect(page.locator("#turn-badge")).to_have_attribute("data-count", "2")
+    expect(page.locator("#turn-badge")).to_have_attribute("data-count", "4")

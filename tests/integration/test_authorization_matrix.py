@@ -80,6 +80,11 @@ FORMS = {
     "subscribe, a form": {"endpoint": "https://fcm.googleapis.com/fcm/send/x"},
     "private phrase": {"phrase": "land_ho"},
     "finished phrase": {"phrase": "good_game"},
+    # A bot in a free seat (docs/invitations.md): the waiting match's creator only.
+    "seat a bot": {"seat": "2", "level": "greedy"},
+    "seat a bot, htmx": {"seat": "2", "level": "greedy"},
+    "seat a bot, held": {"seat": "2", "level": "greedy"},
+    "seat a bot, begun": {"seat": "2", "level": "greedy"},
 }
 # Leaving (docs/leaving.md): every such POST carries its confirmation page's field.
 FORMS |= {what: {"password": "wrong"} for what in ("close, wrong pw", "delete, wrong pw")}
@@ -280,6 +285,13 @@ MATRIX_TEXT = [
     ("play again",         "POST",   "/matches/{fin}/rematch/",             L, 409,   T,   T, 409),
     ("play again, htmx",   "POST hx","/matches/{fin}/rematch/",             L, 409, 200, 200, 409),
     ("play again, in play","POST",   "/matches/{priv}/rematch/",            L, 404, 409, 409, 404),
+    # A bot in a free seat: the creator of the waiting match only; not a seat held for the
+    # person invited (ann's challenge to bea), not once the match has begun.
+    ("seat a bot",         "POST",   "/matches/{inv}/bot/",                 L, 404,   T, 404, 404),
+    ("seat a bot, htmx",   "POST hx","/matches/{inv}/bot/",                 L, 404, 200, 404, 404),
+    ("seat a bot, held",   "POST",   "/matches/{chal}/bot/",                L, 404, 409, 403, 404),
+    ("seat a bot, begun",  "POST",   "/matches/{pub}/bot/",                 L, 403, 409, 403, 403),
+    ("seat a bot by GET",  "GET",    "/matches/{inv}/bot/",                 L, 405, 405, 405, 405),
     # The admin: staff only; everyone else is sent to the admin's own sign-in.
     ("admin index",        "GET",    "/admin/",                             A,   A,   A,   A, 200),
     ("admin matches",      "GET",    "/admin/games/match/",                 A,   A,   A,   A, 200),

@@ -104,6 +104,7 @@ SITE_ROUTES: dict[str, dict[str, str]] = {
     "match_record": {"pk": "match"},
     "match_analysis": {"pk": "match"},
     "match_rematch": {"pk": "match"},
+    "match_seat_bot": {"pk": "match"},
     "invitation_accept": {"pk": "invitation"},
     "invitation_decline": {"pk": "invitation"},
     "invitation_block": {"pk": "invitation"},
@@ -618,6 +619,8 @@ FORM_KEYS = [
     "phrase",  # table phrases (docs/phrases.md)
     "phrases_watchers",
     "mute_phrases",
+    "seat",  # a bot in a free seat (docs/invitations.md): the seat's number and the bot
+    "level",
 ]
 
 
@@ -627,7 +630,10 @@ def form_strategy(world: World) -> st.SearchStrategy[dict[str, list[str]]]:
         move_values(world),
         version_values(world),
         st.sampled_from(
-            ["faraway", "gulliver", "me", "person", "challenge", "greedy", "strong", "public"]
+            [
+                *("faraway", "gulliver", "me", "person", "challenge", "greedy", "strong"),
+                *("public", "random", "2", "3", "9", "002"),
+            ]
         ),
         st.sampled_from(["yes", "YES", "no"]),
         st.sampled_from(["anyone", "played", "friends", "nobody", "account", "friends "]),

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from accounts import relations
 from games.models import Invitation, Match, Seat
-from games.services import match_join, match_resign
+from games.services import match_create, match_join, match_resign
 from games.services.invitations import (
     invitations_expire,
     match_challenge_create,
@@ -124,3 +124,37 @@ def test_two_rematch_offers_at_once_make_one_match_that_begins():
     assert {a.match_id for a in answers} == {rematch.pk}
     assert rematch.status == Match.Status.ACTIVE
     assert set(rematch.seats.values_list("user__username", flat=True)) == {"ann", "bea"}
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_a_bot_seated_against_a_join_for_the_last_seat_comes_out_one_way(attempt):
+    ann, bea = _people("ann", "bea")
+    match = match_create(game="faraway", num_players=2, created_by=ann, public=True)
+
+    def bot():
+        return (
+            factories.client_for(ann)
+            .post(f"/matches/{match.pk}/bot/", {"seat": "2", "level": "greedy"})
+            .status_code
+        )
+
+    def join():
+        return factories.client_for(bea).post(f"/matches/{match.pk}/join/").status_code
+
+    jobs = [bot, join] if attempt % 2 else [join, bot]
+    answers = dict(
+        zip(
+            ("bot", "join") if attempt % 2 else ("join", "bot"),
+            factories.at_once(jobs, timeout=30),
+            strict=True,
+        )
+    )
+    fresh = Match.objects.get(pk=match.pk)
+    seat = fresh.seats.get(index=1)
+    assert fresh.status == Match.Status.ACTIVE and fresh.seats.count() == 2
+    # The refused join comes back to the table with its message (a 302 either way).
+    assert answers["join"] == 302
+    if seat.bot_level:
+        assert answers["bot"] == 302 and seat.user_id is None
+    else:
+        assert answers["bot"] == 409 and seat.user_id == bea.pk

@@ -318,6 +318,80 @@ def test_a_blocked_pair_gets_no_rematch_offer_and_the_seat_stays_open(people):
     assert new.seats.count() == 1 and new.status == Match.Status.WAITING
 
 
+def test_a_declined_rematch_seat_is_filled_by_a_bot_and_the_match_begins(people):
+    ann, bea, cal = people
+    old = _finished([ann, bea, cal])
+    rematch_offer(match_id=old.pk, user=ann)
+    new = Match.objects.get(rematch_of=old)
+    held = {i.user.username: i for i in Invitation.objects.filter(match=new)}
+    ann_client = factories.client_for(ann)
+    # While both are asked, no seat is free for a bot.
+    assert 'id="seat-bot"' not in ann_client.get(f"/matches/{new.pk}/").content.decode()
+    factories.client_for(bea).post(f"/invitations/{held['bea'].pk}/decline/")
+    page = ann_client.get(f"/matches/{new.pk}/").content.decode()
+    bea_seat = held["bea"].seat_index + 1
+    assert f'<option value="{bea_seat}">{bea_seat}</option>' in page
+    assert (
+        'id="seat-bot"' not in factories.client_for(cal).get(f"/matches/{new.pk}/").content.decode()
+    )
+    # cal's seat is still held for cal.
+    cal_seat = held["cal"].seat_index + 1
+    refused = ann_client.post(f"/matches/{new.pk}/bot/", {"seat": cal_seat, "level": "greedy"})
+    assert refused.status_code == 409 and b"held for the person invited" in refused.content
+    answer = ann_client.post(f"/matches/{new.pk}/bot/", {"seat": bea_seat, "level": "greedy"})
+    assert answer.status_code == 302 and answer.url == f"/matches/{new.pk}/"
+    new.refresh_from_db()
+    assert new.status == Match.Status.WAITING
+    assert new.seats.get(index=bea_seat - 1).bot_level == BotLevel.GREEDY
+    factories.client_for(cal).post(f"/invitations/{held['cal'].pk}/accept/")
+    new.refresh_from_db()
+    assert new.status == Match.Status.ACTIVE
+
+
+def test_a_bot_takes_the_last_free_seat_under_htmx_and_the_match_begins(people):
+    ann = people[0]
+    match = match_create(game="faraway", num_players=2, created_by=ann)
+    answer = factories.client_for(ann).post(
+        f"/matches/{match.pk}/bot/",
+        {"seat": "2", "level": "strong"},
+        headers={"HX-Request": "true"},
+    )
+    assert answer.status_code == 200 and answer["HX-Redirect"] == f"/matches/{match.pk}/"
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE
+    assert match.seats.get(index=1).bot_level == BotLevel.STRONG
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_seating_a_bot_refused_says_why_and_changes_nothing(people, htmx):
+    ann, bea, cal = people
+    headers = {"HX-Request": "true"} if htmx else {}
+    waiting = match_create(game="faraway", num_players=3, created_by=ann, public=True)
+    match_join(match=waiting, user=bea)
+    private = match_create(game="faraway", num_players=2, created_by=ann)
+    running = factories.match_make(players=[ann, bea], public=True)
+    cases = [
+        (bea, waiting, {"seat": "3", "level": "greedy"}, 403, "Only the person who made"),
+        (cal, private, {"seat": "2", "level": "greedy"}, 404, ""),
+        (ann, waiting, {"seat": "2", "level": "greedy"}, 409, "That seat was just taken."),
+        (ann, waiting, {"seat": "4", "level": "greedy"}, 400, "There is no such seat"),
+        (ann, waiting, {"seat": "0", "level": "greedy"}, 400, "There is no such seat"),
+        (ann, waiting, {"seat": "x" * 500, "level": "greedy"}, 400, "Pick one of the free"),
+        (ann, waiting, {"seat": "3", "level": "genius"}, 400, "Pick one of the bots."),
+        (ann, waiting, {"seat": "3"}, 400, "Pick one of the bots."),
+        (ann, running, {"seat": "2", "level": "greedy"}, 409, "already started"),
+    ]
+    before = sorted(Seat.objects.values_list("match_id", "index", "user_id", "bot_level"))
+    versions = dict(Match.objects.values_list("pk", "version"))
+    for user, match, data, status, words in cases:
+        answer = factories.client_for(user).post(f"/matches/{match.pk}/bot/", data, headers=headers)
+        assert answer.status_code == status, (data, answer.status_code)
+        assert words in answer.content.decode()
+    assert sorted(Seat.objects.values_list("match_id", "index", "user_id", "bot_level")) == before
+    assert dict(Match.objects.values_list("pk", "version")) == versions
+    assert factories.client_for(ann).get(f"/matches/{waiting.pk}/bot/").status_code == 405
+
+
 def test_play_again_is_refused_to_outsiders_and_on_a_match_not_over(people):
     ann, bea, cal = people
     old = _finished([ann, bea])

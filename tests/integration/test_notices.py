@@ -156,6 +156,27 @@ def test_each_kind_is_off_by_its_box_on_the_page_and_the_badge(kind: str) -> Non
     assert 'data-count="1"' in badge.content.decode()
 
 
+def test_challenges_and_offers_are_off_by_their_box_on_the_page_and_the_badge() -> None:
+    from games.services.invitations import match_challenge_create
+
+    ann, bea = factories.user_make("ann"), factories.user_make("bea")
+    [turn] = _bulk(1, [ann, bea], status=Match.Status.ACTIVE, awaited=0)
+    challenged = match_challenge_create(
+        created_by=bea, challenges={1: ann}, game="faraway", num_players=2
+    )
+    client = factories.client_for(ann)
+    page = client.get("/notices/").content.decode()
+    assert 'id="invitation-notices"' in page and f"/matches/{challenged.pk}/" in page
+    assert notice_badge_count(ann.pk) == 2
+    NotificationSettings.objects.create(user=ann, notice_invitations=False)
+    page = client.get("/notices/").content.decode()
+    assert 'id="invitation-notices"' not in page and f"/matches/{challenged.pk}/" not in page
+    assert f"/matches/{turn}/" in page
+    assert notice_badge_count(ann.pk) == 1
+    badge = client.get("/accounts/badge/", HTTP_HX_REQUEST="true")
+    assert 'data-count="1"' in badge.content.decode()
+
+
 def test_the_nav_badge_links_to_the_notices_and_counts_every_wanted_kind() -> None:
     ann, bea = factories.user_make("ann"), factories.user_make("bea")
     _bulk(2, [ann, bea], status=Match.Status.ACTIVE, awaited=0)
@@ -190,6 +211,52 @@ def test_the_page_and_badge_cost_the_same_for_5_and_500_notices() -> None:
     badge_few, _ = _count(factories.client_for(small), "/accounts/badge/")
     badge_many, _ = _count(factories.client_for(large), "/accounts/badge/")
     assert badge_few == badge_many
+
+
+def test_the_page_and_badge_cost_the_same_for_5_and_500_invitations() -> None:
+    """Challenges and rematch offers awaiting the person, and those they sent that were
+    declined or lapsed, are notices too: 5 or 500 of each kind cost the same statements."""
+    from games.models import Invitation
+
+    lapse = timezone.now() + datetime.timedelta(days=3)
+    past = timezone.now() - datetime.timedelta(minutes=1)
+    counted = {}
+    for name, n in (("few", 5), ("many", 500)):
+        me, other = factories.user_make(name), factories.user_make(f"{name}-rival")
+        to_me = _bulk(n, [other], status=Match.Status.WAITING, awaited=None)
+        from_me = _bulk(n, [me], status=Match.Status.WAITING, awaited=None)
+        Invitation.objects.bulk_create(
+            [
+                Invitation(
+                    match_id=pk,
+                    seat_index=1,
+                    user=me,
+                    invited_by=other,
+                    kind=Invitation.Kind.CHALLENGE if i % 2 else Invitation.Kind.REMATCH,
+                    expires_at=lapse,
+                )
+                for i, pk in enumerate(to_me)
+            ]
+            + [
+                Invitation(
+                    match_id=pk,
+                    seat_index=1,
+                    user=other,
+                    invited_by=me,
+                    kind=Invitation.Kind.CHALLENGE,
+                    status=Invitation.Status.DECLINED if i % 2 else Invitation.Status.PENDING,
+                    expires_at=lapse if i % 2 else past,
+                )
+                for i, pk in enumerate(from_me)
+            ]
+        )
+        client = factories.client_for(me)
+        statements, page = _count(client, "/notices/")
+        assert page.count('class="invitation-accept"') == n
+        assert page.count('class="invitation-notice"') == 2 * n
+        badge, _ = _count(client, "/accounts/badge/")
+        counted[n] = (statements, badge)
+    assert counted[5] == counted[500]
 
 
 def test_a_finished_match_shows_only_public_facts() -> None:

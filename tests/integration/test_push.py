@@ -346,6 +346,25 @@ def test_subscribing_needs_a_sign_in_a_post_and_a_csrf_token(ann, service):
     assert not PushSubscription.objects.exists()
 
 
+def test_a_subscription_sent_as_a_form_is_a_400_not_a_500(ann, service):
+    """Found by the fuzz suite's PostgreSQL pass: with a CSRF check, a multipart POST is read
+    as a stream for its token, and reading the body after it raised (a 500)."""
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(ann)
+    strict.get("/accounts/notifications/")
+    token = strict.cookies["csrftoken"].value
+    fields = {"endpoint": service.endpoint("x"), "csrfmiddlewaretoken": token}
+    response = strict.post(SUBSCRIBE, fields)  # multipart, as the test client sends a dict
+    assert response.status_code == 400 and "JSON" in response.json()["error"]
+    form = strict.post(
+        SUBSCRIBE,
+        "endpoint=x&csrfmiddlewaretoken=" + token,
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert form.status_code == 400
+    assert not PushSubscription.objects.exists()
+
+
 # --- The account's side -----------------------------------------------------------------------
 
 
