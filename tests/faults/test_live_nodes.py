@@ -1,10 +1,13 @@
-"""Two web nodes behind nginx, for real: one PostgreSQL cluster, one Redis, two gunicorns with
-uvicorn workers on two loopback addresses (127.0.0.2 and 127.0.0.3), one Celery worker, and
-nginx running the repository's deploy/nginx/parlour.conf over HTTPS in front of them.
+"""Two web nodes behind nginx, for real: one PostgreSQL cluster, one Redis, two nodes on two
+loopback addresses (127.0.0.2 and 127.0.0.3), each as deploy/nginx/Procfile runs it (pages on
+sync gunicorn, the live streams on gunicorn with uvicorn workers), one Celery worker, and nginx
+running the repository's deploy/nginx/parlour.conf over HTTPS in front of them.
 
+- Pages and moves are answered by the nodes' sync servers, streams by their stream servers.
 - A move posted through one node reaches a watcher whose stream another node serves (Redis
-  pub/sub carries it across). Which node answered is nginx's ``X-Parlour-Node`` header.
-- The streaming node is SIGKILLed: the stream ends, moves go on through the other node, and the
+  pub/sub carries it across). Which server answered is nginx's ``X-Parlour-Node`` header.
+- The streaming node is SIGKILLed (both its servers): the stream ends, moves go on through the
+  other node, and the
   watcher reconnects through nginx with ``Last-Event-ID``: the other node announces the newest
   version at once, and the poll the page then sends returns that table.
 - Redis is stopped: open streams end and new ones are refused with a 503, so pages poll; moves
@@ -26,7 +29,7 @@ from tests.faults.conftest import person, visitor_for
 from tests.faults.play import MARGIN, play_awaited, timed_moves
 from tests.polling import wait_for
 from tests.stack.http import Browser, page_state
-from tests.stack.processes import Nginx, Process, Stack, free_port
+from tests.stack.processes import Nginx, Node, Stack
 from tests.stack.sse import Event, EventStream
 
 MOVES = 4
@@ -35,10 +38,16 @@ MOVES = 4
 AT_ONCE = 15
 
 
-def served_by(headers: HTTPMessage | dict[str, str]) -> str:
-    """The node that answered (``X-Parlour-Node``'s last entry: nginx lists a failed node first
-    when it retried on the next). An answer's headers, or a stream's (names in lower case)."""
+def answered_by(headers: HTTPMessage | dict[str, str]) -> str:
+    """The server that answered, ``host:port`` (``X-Parlour-Node``'s last entry: nginx lists a
+    failed server first when it retried on the next). An answer's headers, or a stream's (names
+    in lower case)."""
     return (headers.get("x-parlour-node") or "").split(",")[-1].strip()
+
+
+def served_by(headers: HTTPMessage | dict[str, str]) -> str:
+    """The node that answered: the host of ``answered_by``."""
+    return answered_by(headers).rpartition(":")[0]
 
 
 def watch(
@@ -84,33 +93,34 @@ def until_ended(stream: EventStream) -> None:
         pass
 
 
-def two_nodes(stack: Stack) -> tuple[Process, Process, Nginx]:
-    nodes = [
-        stack.web(1, host=host, port=free_port(host), asgi=True, name=f"web-{host}")
-        for host in ("127.0.0.2", "127.0.0.3")
-    ]
+def two_nodes(stack: Stack) -> tuple[Node, Node, Nginx]:
+    nodes = [stack.node(host) for host in ("127.0.0.2", "127.0.0.3")]
     stack.worker()
     return nodes[0], nodes[1], stack.proxy(nodes)
 
 
 def test_two_nodes_behind_nginx_a_node_killed_and_redis_stopped(stack, nginx_binary):
     node_a, node_b, nginx = two_nodes(stack)
-    nodes = {node.address: node for node in (node_a, node_b)}
+    nodes = {node.host: node for node in (node_a, node_b)}
+    page_servers = {node.web.address for node in nodes.values()}
+    stream_servers = {node.live.address for node in nodes.values()}
     match = factories.match_make(game="faraway", players=[person("ann"), person("bea")], seed=3)
     players = {seat.index: visitor_for(stack, seat.user, nginx) for seat in match.seats.all()}
     watcher = visitor_for(stack, person("cal"), nginx)  # a spectator of the public match
-    assert watcher.table(match.pk).status == 200
+    table = watcher.table(match.pk)
+    assert table.status == 200 and answered_by(table.headers) in page_servers, table.headers
 
     # 1. A move through one node reaches the watcher streaming from the other.
     stream = watch(nginx, watcher, match)
     assert stream.status == 200, stream.body
     assert stream.headers["content-type"].startswith("text/event-stream")
+    assert answered_by(stream.headers) in stream_servers, stream.headers
     streaming = served_by(stream.headers)
-    assert streaming in nodes, stream.headers
     announced(stream, match)  # the current version, sent on connect
     crossed = []
     for _ in range(MOVES):  # nginx takes turns between the nodes: one of the first moves crosses
         answer = play_awaited(match, players)
+        assert answered_by(answer.headers) in page_servers, answer.headers
         seconds = announced(stream, match)
         if served_by(answer.headers) != streaming:
             crossed.append(seconds)
@@ -118,7 +128,8 @@ def test_two_nodes_behind_nginx_a_node_killed_and_redis_stopped(stack, nginx_bin
     assert crossed, f"no move went through the node that does not serve the stream ({streaming})"
     print(f"a move via the other node announced {crossed[0]:.3f} s after its answer")
 
-    # 2. The streaming node killed: the stream ends, moves go on, the watcher catches up.
+    # 2. The streaming node killed (the machine gone: both its servers): the stream ends, moves
+    # go on, the watcher catches up.
     killed = nodes.pop(streaming)
     survivor = next(iter(nodes))
     seen = stream.last_event_id

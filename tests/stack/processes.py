@@ -13,6 +13,7 @@ import contextlib
 import os
 import pwd
 import re
+import shlex
 import shutil
 import signal
 import socket
@@ -20,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 
 from tests.polling import wait_for
@@ -28,6 +30,8 @@ from tests.stack.machine import children_of
 REPO = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(os.environ.get("VIRTUAL_ENV", REPO / ".venv")) / "bin"
 NGINX = "/usr/sbin/nginx"
+NODE_PROCFILE = REPO / "deploy" / "nginx" / "Procfile"
+PROCFILE_VARIABLE = re.compile(r"\$\{(\w+):-([^}]*)\}")
 # Variables of the caller's environment the stack never passes on: it sets its own.
 NOT_INHERITED = {
     "CELERY_BROKER_URL",
@@ -75,6 +79,27 @@ def missing_binaries(*, nginx: bool = False) -> list[str]:
     if nginx:
         needed["nginx"] = nginx_binary()
     return [name for name, found in needed.items() if not found]
+
+
+def procfile_command(
+    procfile: Path, kind: str, variables: dict[str, str]
+) -> tuple[dict[str, str], list[str]]:
+    """The ``kind:`` line of ``procfile`` as the shell would run it: each ``${NAME:-default}``
+    replaced by ``variables[NAME]`` (or its default), then the leading ``NAME=value``
+    assignments (its environment) and the command's words."""
+    for line in procfile.read_text().splitlines():
+        name, _, command = line.partition(":")
+        if name == kind:
+            break
+    else:
+        raise ValueError(f"{procfile} has no {kind}: line")
+    expanded = PROCFILE_VARIABLE.sub(lambda m: variables.get(m.group(1), m.group(2)), command)
+    words = shlex.split(expanded)
+    env = {}
+    while words and re.fullmatch(r"\w+=.*", words[0]):
+        key, _, value = words.pop(0).partition("=")
+        env[key] = value
+    return env, words
 
 
 class Process:
@@ -312,6 +337,11 @@ class Stack:
         # No control socket: gunicorn's default is ~/.gunicorn/gunicorn.ctl, one path that every
         # gunicorn on the machine (two nodes, other stacks) would take from the others.
         argv += ["--no-control-socket"]
+        return self._gunicorn(name, argv, env, host, port, workers)
+
+    def _gunicorn(
+        self, name: str, argv: list[str], env: dict[str, str], host: str, port: int, workers: int
+    ) -> Process:
         hosts = self.env["ALLOWED_HOSTS"]  # the node answers its own address too (readiness)
         process = self._start(name, argv, ALLOWED_HOSTS=f"{hosts},{host}", **env)
         process.address = f"{host}:{port}"
@@ -329,10 +359,26 @@ class Stack:
         wait_for(up, f"gunicorn on {host}:{port} to answer", timeout=60)
         return process
 
-    def proxy(self, nodes: list[Process]) -> Nginx:
-        """nginx with the repository's deploy/nginx/parlour.conf in front of ``nodes`` (two
-        web processes), ready when it accepts connections."""
-        nginx = Nginx(self.folder / "nginx", [node.address for node in nodes])
+    def node(self, host: str) -> Node:
+        """One web node on ``host`` (a loopback address), its two servers started by the very
+        lines of ``deploy/nginx/Procfile``: pages on sync gunicorn (``web``) and the live
+        streams on gunicorn with uvicorn workers (``live``), one worker each, on free ports."""
+        servers = {}
+        for kind in ("web", "live"):
+            port = free_port(host)
+            variables = {
+                f"{kind.upper()}_BIND": f"{host}:{port}",
+                f"{kind.upper()}_CONCURRENCY": "1",
+            }
+            env, argv = procfile_command(NODE_PROCFILE, kind, variables)
+            argv[0] = str(VENV_BIN / argv[0])
+            servers[kind] = self._gunicorn(f"{kind}-{host}", argv, env, host, port, 1)
+        return Node(host, servers["web"], servers["live"])
+
+    def proxy(self, nodes: list[Node]) -> Nginx:
+        """nginx with the repository's deploy/nginx/parlour.conf in front of ``nodes`` (two),
+        ready when it accepts connections."""
+        nginx = Nginx(self.folder / "nginx", nodes)
         self.processes.append(nginx.start(self.env))
         return nginx
 
@@ -365,6 +411,24 @@ class Stack:
         return "\n".join(f"===== {p.name}\n{p.output()[-4000:]}" for p in self.processes)
 
 
+@dataclass
+class Node:
+    """A web node behind nginx: its address, its pages' server and its streams' server."""
+
+    host: str
+    web: Process
+    live: Process
+
+    def kill(self) -> None:
+        """The machine gone: both servers SIGKILLed."""
+        self.web.kill()
+        self.live.kill()
+
+    @property
+    def running(self) -> bool:
+        return self.web.running and self.live.running
+
+
 def ready_count(worker: Process) -> int:
     """How many times a worker logged itself ready (``celery@... ready.``): a restarted worker
     takes tasks again once this grows."""
@@ -374,14 +438,15 @@ def ready_count(worker: Process) -> int:
 class Nginx:
     """Debian's nginx running the repository's ``deploy/nginx/parlour.conf``, rendered with
     this machine's values: HTTPS on a free loopback port (``port``) with a throwaway
-    certificate that ``tls`` trusts, the redirect to HTTPS on ``http_port``, and the two nodes
-    (``host:port``). A main config of its own around it sends logs, pid and temp files to
-    ``folder``, so it runs as a plain process (``daemon off``) in a process group of its own."""
+    certificate that ``tls`` trusts, the redirect to HTTPS on ``http_port``, and the two nodes'
+    servers of pages and of streams (``host:port`` each). A main config of its own around it
+    sends logs, pid and temp files to ``folder``, so it runs as a plain process (``daemon off``)
+    in a process group of its own."""
 
     SITE = REPO / "deploy" / "nginx" / "parlour.conf"
     PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 
-    def __init__(self, folder: Path, nodes: list[str]) -> None:
+    def __init__(self, folder: Path, nodes: list[Node]) -> None:
         from tests.stack.tls import self_signed, trusting
 
         folder.mkdir(parents=True, exist_ok=True)
@@ -395,8 +460,10 @@ class Nginx:
             "HTTP_LISTEN": f"127.0.0.1:{self.http_port}",
             "CERTIFICATE": str(self.certificate),
             "CERTIFICATE_KEY": str(key),
-            "NODE_A": nodes[0],
-            "NODE_B": nodes[1],
+            "NODE_A": nodes[0].web.address,
+            "NODE_B": nodes[1].web.address,
+            "LIVE_A": nodes[0].live.address,
+            "LIVE_B": nodes[1].live.address,
         }
         self.process: Process | None = None
 
