@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/load.py                          # both phases, 40 clients, 300 s each
     .venv/bin/python bench/load.py --duration 30 --clients 10 --phase steady --drain 60  # smoke
+    .venv/bin/python bench/load.py --server split --watch stream  # as a node behind nginx serves
 
 What it measures: bench/README.md; figures: docs/performance.md. It exits non-zero only on
 errors, a match unfinished after the kill phase's drain, or a check that does not hold.
@@ -47,12 +48,16 @@ from tests.stack.http import (
     page_state,
 )
 from tests.stack.processes import Process, Stack, ready_count
+from tests.stack.sse import EventStream
 
 WEB_WORKERS = 2
 WORKER_CONCURRENCY = 2
 SWEEP_EVERY_S = 5
 SWEEP_AFTER_S = 10
 PAIR_WAIT_S = 60.0
+# A streaming client that hears nothing for this long fetches its table anyway; a newer table
+# found that way is an event the stream missed (counted; it must not happen).
+STREAM_QUIET_S = 30.0
 KINDS = (
     ("lobby", "lobby page"),
     ("new", "new match (form POST)"),
@@ -60,6 +65,8 @@ KINDS = (
     ("page", "table page"),
     ("poll-204", "poll answered 204"),
     ("poll-200", "poll re-rendered"),
+    ("stream", "stream opened (headers)"),
+    ("fetch", "table fetched on an event"),
     ("move-bots", "move POST, table with bots"),
     ("move-people", "move POST, person v person"),
 )
@@ -81,9 +88,13 @@ class Tally:
     samples: dict[str, list[tuple[float, float]]] = field(default_factory=lambda: defaultdict(list))
     errors: list[str] = field(default_factory=list)
     lobby_missed: int = 0
+    missed_events: int = 0  # streaming: a newer table found by a fetch no event asked for
 
     def took(self, kind: str, response: Answer) -> None:
-        self.samples[kind].append((time.perf_counter(), response.seconds * 1000))
+        self.took_ms(kind, response.seconds * 1000)
+
+    def took_ms(self, kind: str, ms: float) -> None:
+        self.samples[kind].append((time.perf_counter(), ms))
 
     def expect(self, kind: str, response: Answer, *statuses: int) -> bool:
         """Counts the answer under ``kind`` if its status is one expected, else as an error."""
@@ -98,6 +109,7 @@ class Tally:
             self.samples[kind].extend(values)
         self.errors.extend(other.errors)
         self.lobby_missed += other.lobby_missed
+        self.missed_events += other.missed_events
 
 
 # --- A person at a table -----------------------------------------------------------------------
@@ -165,7 +177,10 @@ class Seating:
 
 
 class Player(threading.Thread):
-    """One person: opens matches, polls its table as htmx does and moves when offered."""
+    """One person: opens matches, moves when offered, and otherwise waits for its table to change
+    as the page does: polling every ``--poll-every`` s (before issue 23, and the page while it
+    has no stream), or with ``stream_port`` holding the table's stream (``/live/?match=M``) and
+    fetching the table when a ``table`` event names a newer version (``static/js/live.js``)."""
 
     def __init__(
         self,
@@ -174,14 +189,19 @@ class Player(threading.Thread):
         seating: Seating,
         phase: Phase,
         args: argparse.Namespace,
+        stream_port: int | None = None,
     ) -> None:
         super().__init__(name=f"load-player-{index}", daemon=True)
+        self.stream_port = stream_port
+        self.stream: EventStream | None = None
+        self.stream_pk = 0
         self.browser, self.seating, self.phase = browser, seating, phase
         self.poll_every, self.gulliver_target = args.poll_every, args.gulliver_target
         self.rng = random.Random(f"load|{phase.name}|{index}")
         self.tally = Tally()
         self.move_kind = "move-bots" if seating.bots else "move-people"
         self.last_pk = 0
+        self.fetch_kind = "poll-200"
         self.finished: list[int] = []
         self.unfinished: list[int] = []
 
@@ -203,6 +223,7 @@ class Player(threading.Thread):
             self.tally.errors.append(f"client stopped: {type(exc).__name__}: {exc}")
             raise
         finally:
+            self.close_stream()
             if self.seating.pair is not None and self.seating.creator:
                 self.seating.pair.close()
 
@@ -259,9 +280,11 @@ class Player(threading.Thread):
         shown = page_state(page)
         while True:
             if shown is not None and shown[1] == "finished":
+                self.close_stream()
                 self.finished.append(pk)
                 return
             if time.perf_counter() >= self.phase.hard_end:
+                self.close_stream()
                 self.unfinished.append(pk)
                 return
             try:
@@ -272,8 +295,7 @@ class Player(threading.Thread):
                         page, shown = answer, page_state(answer)
                         continue
                     shown = None  # refused: the next poll re-renders the table
-                time.sleep(self.poll_every)
-                polled = self.browser.poll(pk, shown[0] if shown is not None else -1)
+                polled = self.next_table(pk, shown[0] if shown is not None else -1)
             except NETWORK_ERRORS as exc:
                 self.tally.errors.append(f"at table {pk}: {type(exc).__name__}: {exc}")
                 shown = None
@@ -281,12 +303,60 @@ class Player(threading.Thread):
                 continue
             if polled.status == 204:
                 self.tally.took("poll-204", polled)
-            elif self.tally.expect("poll-200", polled, 200, 286):
+            elif self.tally.expect(self.fetch_kind, polled, 200, 286):
                 page, shown = polled.body, page_state(polled.body)
                 if shown is None:
                     self.tally.errors.append(f"table {pk}: a re-rendered poll had no version")
             else:
                 shown = None
+
+    def next_table(self, pk: int, version: int) -> Answer:
+        """The table once it may have changed: a poll after ``poll_every`` s, or when
+        streaming, the fetch a ``table`` event newer than ``version`` asks for."""
+        self.fetch_kind = "poll-200"
+        if self.stream_port is None or version < 0:
+            time.sleep(self.poll_every)
+            return self.browser.poll(pk, version)
+        if self.stream is None or self.stream_pk != pk:
+            self.open_stream(pk)
+        heard = False
+        if self.stream is not None:
+            try:
+                self.stream.wait_for(
+                    lambda event: event.name == "table" and event.json()["version"] > version,
+                    timeout=STREAM_QUIET_S,
+                )
+                heard = True
+            except TimeoutError:
+                pass
+            except AssertionError:  # the server ended it: an error here (its lifetime is 30 min)
+                self.tally.errors.append(f"table {pk}: the stream ended")
+                self.close_stream()
+        else:
+            time.sleep(self.poll_every)  # refused: the page polls
+        fetched = self.browser.poll(pk, version)
+        if heard:
+            self.fetch_kind = "fetch"
+        elif fetched.status == 200 and self.stream is not None:
+            self.tally.missed_events += 1
+        return fetched
+
+    def open_stream(self, pk: int) -> None:
+        self.close_stream()
+        started = time.perf_counter()
+        stream = EventStream(
+            self.stream_port, f"/live/?match={pk}", cookies=self.browser.cookies, timeout=30.0
+        )
+        if stream.status != 200:
+            self.tally.errors.append(f"stream for table {pk} answered {stream.status}")
+            return
+        self.tally.took_ms("stream", (time.perf_counter() - started) * 1000)
+        self.stream, self.stream_pk = stream, pk
+
+    def close_stream(self) -> None:
+        if self.stream is not None:
+            self.stream.close()
+            self.stream = None
 
     def move(self, pk: int, moves: list[dict[str, Any]], version: int) -> str | None:
         keen = [m for m in moves if m["type"] in PREFERENCES[self.seating.game]]
@@ -328,6 +398,7 @@ class Monitor(threading.Thread):
         self.cpu = CpuWatch(
             {
                 "gunicorn": lambda: self.processes("web"),
+                "streams": lambda: self.processes("live"),
                 "worker": lambda: self.processes("worker"),
                 "beat": lambda: self.processes("beat"),
                 "postgres": stack.postgres.pids,
@@ -430,6 +501,7 @@ def play_phase(
     args: argparse.Namespace,
     monitor: Monitor,
     worker: Process,
+    stream_port: int | None = None,
 ) -> PhaseResult:
     """One phase: each browser a ``Player`` at its seating for ``--duration`` s, then
     ``--drain`` s to finish; phase ``kills`` kills and restarts ``worker`` as it goes."""
@@ -439,7 +511,7 @@ def play_phase(
         name, start, stop_new, stop_new + args.drain, dt.datetime.now(dt.UTC) + dt.timedelta(0, 0.5)
     )
     places = zip(browsers, seatings(len(browsers)), strict=True)
-    players = [Player(i, b, place, phase, args) for i, (b, place) in enumerate(places)]
+    players = [Player(i, b, place, phase, args, stream_port) for i, (b, place) in enumerate(places)]
     killer = Killer(worker, phase, args.kill_every) if name == "kills" else None
     monitor.reset()
     for player in players:
@@ -568,11 +640,19 @@ def report_phase(result: PhaseResult, args: argparse.Namespace) -> int:
             )
     print(f"  in the timed window: {result.queue}")
     print(f"  whole phase, drain included: {result.queue_whole}")
+    if args.watch == "stream":
+        print(
+            f"  table events the streams missed (a newer table found by a fetch after"
+            f" {STREAM_QUIET_S:g} s without one): {tally.missed_events} (goal 0)"
+        )
+        failures_missed = tally.missed_events
+    else:
+        failures_missed = 0
     if tally.lobby_missed:
         print(f"  partners who did not find their match in the lobby list: {tally.lobby_missed}")
     first = f"; first: {tally.errors[:5]}" if tally.errors else ""
     print(f"  errors: {len(tally.errors)} (goal 0) {'yes' if not tally.errors else 'NO'}{first}")
-    failures = len(tally.errors)
+    failures = len(tally.errors) + failures_missed
     if unfinished:
         from django.utils import timezone
 
@@ -650,7 +730,8 @@ def main(argv: list[str] | None = None) -> int:
         results = []
         for name in phases:
             print(f"  {name}: {len(users)} clients for {args.duration:g} s, drain {args.drain:g} s")
-            results.append(play_phase(name, browsers, args, monitor, worker))
+            streams = served.stream_port if args.watch == "stream" else None
+            results.append(play_phase(name, browsers, args, monitor, worker, streams))
         monitor.stop_event.set()
         failures = sum(report_phase(result, args) for result in results)
         failures += chain_check("Check", (pk for r in results for pk in r.phase.matches))
@@ -667,6 +748,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--server", choices=SERVERS, default="sync", help="the web server (bench/servers.py)"
     )
+    parser.add_argument(
+        "--watch",
+        choices=["poll", "stream"],
+        default="poll",
+        help="how a client learns its table changed: its poll, or its stream (asgi, split)",
+    )
     for flag, kind, default, text in (
         ("--duration", float, 300.0, "seconds of load a phase"),
         ("--clients", int, 40, "signed-in clients, a quarter of them in pairs"),
@@ -677,6 +764,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ):
         parser.add_argument(flag, type=kind, default=default, help=f"{text} (default {default})")
     args = parser.parse_args(argv)
+    if args.watch == "stream" and args.server not in ("asgi", "split"):
+        parser.error("--watch stream needs a server with streams: --server asgi or split")
     if args.clients < 2 or min(args.duration, args.poll_every, args.kill_every) <= 0:
         parser.error("--clients must be at least 2; --duration and the periods positive")
     return args

@@ -1,8 +1,10 @@
 """The ways of serving the site the benchmarks compare, each on a port of its own so several can
 run at once against the same database and Redis: gunicorn with sync workers (the Procfile's
 before issue 23), gunicorn with uvicorn workers on the ASGI application with psycopg's pool (the
-Procfile's since: ``Stack.web(asgi=True)``), and the same without the pool, which shows what the
-pool is for."""
+Procfile's since: ``Stack.web(asgi=True)``), the same without the pool, which shows what the
+pool is for, and the split a node behind nginx runs (deploy/nginx/Procfile): pages on sync
+gunicorn, the streams on uvicorn workers beside it (the client goes to each port itself, as
+nginx would route)."""
 
 from __future__ import annotations
 
@@ -12,21 +14,24 @@ from tests.polling import wait_for
 from tests.stack.http import Browser
 from tests.stack.processes import VENV_BIN, Process, Stack, free_port
 
-SERVERS = ("sync", "asgi", "asgi-nopool")
+SERVERS = ("sync", "asgi", "asgi-nopool", "split")
 LABELS = {
     "sync": "gunicorn, sync workers (config.wsgi)",
     "asgi": "gunicorn + uvicorn-worker (config.asgi), psycopg pool",
     "asgi-nopool": "gunicorn + uvicorn-worker (config.asgi), no pool",
+    "split": "pages on gunicorn sync workers, /live/ on uvicorn workers beside (config.asgi, pool)",
 }
 
 
 @dataclass
 class Served:
-    """One running server: its kind, its port and its process group."""
+    """One running server: its kind, its port and its process group; where its streams are
+    served (``stream_port``: the same port under ASGI, none on sync gunicorn)."""
 
     kind: str
     port: int
     process: Process
+    stream_port: int | None = None
 
     @property
     def label(self) -> str:
@@ -36,11 +41,17 @@ class Served:
 def serve(stack: Stack, kind: str, workers: int = 2) -> Served:
     """``kind`` (one of ``SERVERS``) started on ``stack`` and answering; "sync" on the stack's
     own port, the others on free ones."""
-    if kind == "sync":
-        return Served(kind, stack.web_port, stack.web(workers))
+    if kind in ("sync", "split"):
+        pages = stack.web(workers)
+        if kind == "sync":
+            return Served(kind, stack.web_port, pages)
+        live = free_port()
+        stack.web(workers, port=live, asgi=True, name="live")
+        return Served(kind, stack.web_port, pages, stream_port=live)
     port = free_port()
     if kind == "asgi":
-        return Served(kind, port, stack.web(workers, port=port, asgi=True, name="web-asgi"))
+        process = stack.web(workers, port=port, asgi=True, name="web-asgi")
+        return Served(kind, port, process, stream_port=port)
     # The Procfile's line less PARLOUR_DB_POOL: each request's thread opens its own connection.
     argv = [str(VENV_BIN / "gunicorn"), "config.asgi:application", "-k"]
     argv += ["uvicorn_worker.UvicornWorker", "--graceful-timeout", "5", "--bind"]
