@@ -50,7 +50,6 @@ from tests.stack.http import (
 from tests.stack.processes import Process, Stack, ready_count
 from tests.stack.sse import EventStream
 
-WEB_WORKERS = 2
 WORKER_CONCURRENCY = 2
 SWEEP_EVERY_S = 5
 SWEEP_AFTER_S = 10
@@ -712,10 +711,10 @@ def main(argv: list[str] | None = None) -> int:
     with stack_running("load", redis=True, **sweeps) as stack:
         worker = stack.worker("--pool=prefork", f"--concurrency={WORKER_CONCURRENCY}")
         stack.beat()
-        served = serve(stack, args.server, WEB_WORKERS)
+        served = serve(stack, args.server, args.web_workers)
         print(
             f"Private PostgreSQL {stack.postgres.port} (initdb's settings), Redis"
-            f" {stack.redis.port} queue {stack.queue}; {served.label}, {WEB_WORKERS} workers,"
+            f" {stack.redis.port} queue {stack.queue}; {served.label}, {args.web_workers} workers,"
             f" DEBUG off; Celery worker prefork concurrency {WORKER_CONCURRENCY}; beat, sweeper"
             f" every {SWEEP_EVERY_S} s for bot turns still for {SWEEP_AFTER_S} s"
         )
@@ -757,6 +756,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     for flag, kind, default, text in (
         ("--duration", float, 300.0, "seconds of load a phase"),
         ("--clients", int, 40, "signed-in clients, a quarter of them in pairs"),
+        ("--web-workers", int, 2, "gunicorn workers (each server of the split), as the Procfile"),
         ("--drain", float, 300.0, "seconds the clients may take to finish their matches after"),
         ("--poll-every", float, 2.0, "the page's poll (2 s)"),
         ("--kill-every", float, 60.0, "the kill phase's period"),
@@ -766,8 +766,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.watch == "stream" and args.server not in ("asgi", "split"):
         parser.error("--watch stream needs a server with streams: --server asgi or split")
-    if args.clients < 2 or min(args.duration, args.poll_every, args.kill_every) <= 0:
-        parser.error("--clients must be at least 2; --duration and the periods positive")
+    if (
+        args.clients < 2
+        or args.web_workers < 1
+        or min(args.duration, args.poll_every, args.kill_every) <= 0
+    ):
+        parser.error(
+            "--clients must be at least 2, --web-workers 1; --duration and the periods positive"
+        )
     return args
 
 
