@@ -35,10 +35,24 @@
     var found = table();
     if (found && window.htmx) window.htmx.trigger(found, "parlour-poll");
   }
+  // A badge fetch asked for while the badge itself is being swapped in is remembered and asked
+  // again once that swap has settled: between htmx's swap and its settle (20 ms) the new element
+  // is in the page but not yet processed, and the event sent to it is lost (the badge then kept
+  // the count of before a turn's last move: test_the_badge_and_the_title_follow_the_table_at_once,
+  // 2 runs in 5).
+  var badgeWanted = false;
   function badgeFetch() {
     var found = badge();
-    if (found && window.htmx) window.htmx.trigger(found, "parlour-poll");
+    if (!found || !window.htmx) return;
+    badgeWanted = true;
+    window.htmx.trigger(found, "parlour-poll");
   }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.target && event.target.id === "turn-badge") badgeWanted = false;
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (badgeWanted && event.target && event.target.id === "turn-badge") badgeFetch();
+  });
   function visible() {
     return document.visibilityState !== "hidden";
   }
