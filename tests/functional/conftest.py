@@ -7,12 +7,15 @@ browser tests skip, unless ``REQUIRE_SERVICES=1`` (CI), when they fail instead.
 from __future__ import annotations
 
 import os
+import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.core.cache import caches
+from django.core.signals import request_finished, request_started
 from playwright.sync_api import Browser, BrowserContext
 
 CHROMIUM = Path(os.environ.get("PARLOUR_CHROMIUM", "/usr/bin/chromium"))
@@ -45,9 +48,49 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     }
 
 
+class _InFlight:
+    """Requests the test's WSGI live server is answering now (``request_started`` and
+    ``request_finished`` come in the thread that answers each). A request a closed page left
+    behind (a badge's or a poll's fetch) must end before the test's database is flushed: its
+    reads and the flush's TRUNCATE once deadlocked in PostgreSQL and the flush failed."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.lock = threading.Lock()
+        self.mine = threading.local()
+
+    def started(self, sender: Any, environ: Any = None, **kwargs: Any) -> None:
+        if environ is None:  # an ASGI request (the stream tests' server): not counted
+            return
+        self.mine.counted = True
+        with self.lock:
+            self.count += 1
+
+    def finished(self, sender: Any, **kwargs: Any) -> None:
+        if getattr(self.mine, "counted", False):
+            self.mine.counted = False
+            with self.lock:
+                self.count -= 1
+
+    def wait_idle(self, timeout: float = 5.0) -> None:
+        """Until no request is being answered, at most ``timeout`` s; then the count starts
+        again from nothing, so a request never counted down cannot slow the tests after."""
+        deadline = time.monotonic() + timeout
+        while self.count > 0 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        with self.lock:
+            self.count = 0
+
+
+_in_flight = _InFlight()
+request_started.connect(_in_flight.started, dispatch_uid="browser-tests-in-flight-started")
+request_finished.connect(_in_flight.finished, dispatch_uid="browser-tests-in-flight-finished")
+
+
 @pytest.fixture
 def make_context(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
-    """Fresh browser contexts (separate cookie jars: separate people), closed after the test."""
+    """Fresh browser contexts (separate cookie jars: separate people), closed after the test,
+    and the live server's requests let finish before the database is flushed."""
     contexts: list[BrowserContext] = []
 
     def make(**kwargs: Any) -> BrowserContext:
@@ -59,6 +102,7 @@ def make_context(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
     yield make
     for context in contexts:
         context.close()
+    _in_flight.wait_idle()
 
 
 @pytest.fixture(autouse=True)
