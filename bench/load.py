@@ -200,7 +200,6 @@ class Player(threading.Thread):
         self.tally = Tally()
         self.move_kind = "move-bots" if seating.bots else "move-people"
         self.last_pk = 0
-        self.fetch_kind = "poll-200"
         self.finished: list[int] = []
         self.unfinished: list[int] = []
 
@@ -294,7 +293,7 @@ class Player(threading.Thread):
                         page, shown = answer, page_state(answer)
                         continue
                     shown = None  # refused: the next poll re-renders the table
-                polled = self.next_table(pk, shown[0] if shown is not None else -1)
+                polled, kind = self.next_table(pk, shown[0] if shown is not None else -1)
             except NETWORK_ERRORS as exc:
                 self.tally.errors.append(f"at table {pk}: {type(exc).__name__}: {exc}")
                 shown = None
@@ -302,20 +301,20 @@ class Player(threading.Thread):
                 continue
             if polled.status == 204:
                 self.tally.took("poll-204", polled)
-            elif self.tally.expect(self.fetch_kind, polled, 200, 286):
+            elif self.tally.expect(kind, polled, 200, 286):
                 page, shown = polled.body, page_state(polled.body)
                 if shown is None:
                     self.tally.errors.append(f"table {pk}: a re-rendered poll had no version")
             else:
                 shown = None
 
-    def next_table(self, pk: int, version: int) -> Answer:
-        """The table once it may have changed: a poll after ``poll_every`` s, or when
-        streaming, the fetch a ``table`` event newer than ``version`` asks for."""
-        self.fetch_kind = "poll-200"
+    def next_table(self, pk: int, version: int) -> tuple[Answer, str]:
+        """The table once it may have changed, and the kind its answer is counted under: a poll
+        after ``poll_every`` s ("poll-200"), or when streaming, the fetch a ``table`` event newer
+        than ``version`` asks for ("fetch")."""
         if self.stream_port is None or version < 0:
             time.sleep(self.poll_every)
-            return self.browser.poll(pk, version)
+            return self.browser.poll(pk, version), "poll-200"
         if self.stream is None or self.stream_pk != pk:
             self.open_stream(pk)
         heard = False
@@ -335,10 +334,10 @@ class Player(threading.Thread):
             time.sleep(self.poll_every)  # refused: the page polls
         fetched = self.browser.poll(pk, version)
         if heard:
-            self.fetch_kind = "fetch"
-        elif fetched.status == 200 and self.stream is not None:
+            return fetched, "fetch"
+        if fetched.status == 200 and self.stream is not None:
             self.tally.missed_events += 1
-        return fetched
+        return fetched, "poll-200"
 
     def open_stream(self, pk: int) -> None:
         self.close_stream()
@@ -644,14 +643,11 @@ def report_phase(result: PhaseResult, args: argparse.Namespace) -> int:
             f"  table events the streams missed (a newer table found by a fetch after"
             f" {STREAM_QUIET_S:g} s without one): {tally.missed_events} (goal 0)"
         )
-        failures_missed = tally.missed_events
-    else:
-        failures_missed = 0
     if tally.lobby_missed:
         print(f"  partners who did not find their match in the lobby list: {tally.lobby_missed}")
     first = f"; first: {tally.errors[:5]}" if tally.errors else ""
     print(f"  errors: {len(tally.errors)} (goal 0) {'yes' if not tally.errors else 'NO'}{first}")
-    failures = len(tally.errors) + failures_missed
+    failures = len(tally.errors) + tally.missed_events  # none counted unless streaming
     if unfinished:
         from django.utils import timezone
 

@@ -7,9 +7,8 @@ running the repository's deploy/nginx/parlour.conf over HTTPS in front of them.
 - A move posted through one node reaches a watcher whose stream another node serves (Redis
   pub/sub carries it across). Which server answered is nginx's ``X-Parlour-Node`` header.
 - The streaming node is SIGKILLed (both its servers): the stream ends, moves go on through the
-  other node, and the
-  watcher reconnects through nginx with ``Last-Event-ID``: the other node announces the newest
-  version at once, and the poll the page then sends returns that table.
+  other node, and the watcher reconnects through nginx with ``Last-Event-ID``: the other node
+  announces the newest version at once, and the poll the page then sends returns that table.
 - Redis is stopped: open streams end and new ones are refused with a 503, so pages poll; moves
   are answered within the slowest normal move + 0.5 s (measured in this test), and polls
   answer. Redis is started again: streams connect and carry moves again.
