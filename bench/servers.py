@@ -3,8 +3,8 @@ run at once against the same database and Redis: gunicorn with sync workers (the
 before issue 23), gunicorn with uvicorn workers on the ASGI application with psycopg's pool (the
 Procfile's since: ``Stack.web(asgi=True)``), the same without the pool, which shows what the
 pool is for, and the split a node behind nginx runs (deploy/nginx/Procfile): pages on sync
-gunicorn, the streams on uvicorn workers beside it (the client goes to each port itself, as
-nginx would route)."""
+gunicorn, the streams on uvicorn workers beside it, both started by that file's own lines
+(``Stack.node``; the client goes to each port itself, as nginx would route)."""
 
 from __future__ import annotations
 
@@ -38,16 +38,19 @@ class Served:
         return LABELS[self.kind]
 
 
+def port_of(process: Process) -> int:
+    """The port a server started by ``Stack`` listens on (its ``host:port`` address)."""
+    return int(process.address.rpartition(":")[2])
+
+
 def serve(stack: Stack, kind: str, workers: int = 2) -> Served:
     """``kind`` (one of ``SERVERS``) started on ``stack`` and answering; "sync" on the stack's
-    own port, the others on free ones."""
-    if kind in ("sync", "split"):
-        pages = stack.web(workers)
-        if kind == "sync":
-            return Served(kind, stack.web_port, pages)
-        live = free_port()
-        stack.web(workers, port=live, asgi=True, name="live")
-        return Served(kind, stack.web_port, pages, stream_port=live)
+    own port, the others on free ones ("split": its pages and its streams on one each)."""
+    if kind == "sync":
+        return Served(kind, stack.web_port, stack.web(workers))
+    if kind == "split":
+        node = stack.node("127.0.0.1", workers)
+        return Served(kind, port_of(node.web), node.web, stream_port=port_of(node.live))
     port = free_port()
     if kind == "asgi":
         process = stack.web(workers, port=port, asgi=True, name="web-asgi")

@@ -359,20 +359,20 @@ class Stack:
         wait_for(up, f"gunicorn on {host}:{port} to answer", timeout=60)
         return process
 
-    def node(self, host: str) -> Node:
+    def node(self, host: str, workers: int = 1) -> Node:
         """One web node on ``host`` (a loopback address), its two servers started by the very
         lines of ``deploy/nginx/Procfile``: pages on sync gunicorn (``web``) and the live
-        streams on gunicorn with uvicorn workers (``live``), one worker each, on free ports."""
+        streams on gunicorn with uvicorn workers (``live``), ``workers`` each, on free ports."""
         servers = {}
         for kind in ("web", "live"):
             port = free_port(host)
             variables = {
                 f"{kind.upper()}_BIND": f"{host}:{port}",
-                f"{kind.upper()}_CONCURRENCY": "1",
+                f"{kind.upper()}_CONCURRENCY": str(workers),
             }
             env, argv = procfile_command(NODE_PROCFILE, kind, variables)
             argv[0] = str(VENV_BIN / argv[0])
-            servers[kind] = self._gunicorn(f"{kind}-{host}", argv, env, host, port, 1)
+            servers[kind] = self._gunicorn(f"{kind}-{host}", argv, env, host, port, workers)
         return Node(host, servers["web"], servers["live"])
 
     def proxy(self, nodes: list[Node]) -> Nginx:
