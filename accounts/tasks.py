@@ -1,7 +1,7 @@
-"""The accounts' background work (docs/accounts.md): a person's data export, the turn push to
-their devices (docs/notifications.md, "Web push"), and the sweeps that delete closed accounts
-whose 30 days ran out and exports past their 7 days. Thin: each calls its service. The export
-and the push are sent by name through ``games.queue``."""
+"""The accounts' background work (docs/accounts.md): a person's data export, and the sweeps that
+delete closed accounts whose 30 days ran out and exports past their 7 days. Thin: each calls its
+service. The export is sent by name through ``games.queue``. (The turn push to a person's devices
+is ``games.tasks.turn_push``, still registered as ``"accounts.turn_push"``.)"""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from accounts.deletion import account_delete
 from accounts.export_build import data_export_write, data_exports_expire
 from accounts.models import DataExport
 from games import queue
-from games.services.turn_push import turn_push_send
 
 logger = logging.getLogger(__name__)
 
@@ -31,16 +30,6 @@ def data_export(export_id: int) -> None:
         )
         logger.exception("data export %s failed", export_id)
         raise
-
-
-@shared_task(name=queue.TURN_PUSH, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
-def turn_push(match_id: int, user_id: int, version: int) -> int:
-    """Push to ``user_id``'s devices that ``match_id`` waits for them (state ``version`` made
-    it so), unless they have moved, looked at the table since, turned pushes off, or had this
-    turn's push; a rerun is refused by the push's claim. How many devices took it."""
-    sent = turn_push_send(match_id=match_id, user_id=user_id)
-    logger.info("turn_push(%s, %s, v%s): %s device(s)", match_id, user_id, version, sent)
-    return sent
 
 
 @shared_task(name="accounts.closed_accounts_delete", ignore_result=True)

@@ -13,7 +13,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from config.vapid import key_pair_stored
+from games.push.vapid import key_pair_stored
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(os.environ.get("PARLOUR_DATA_DIR", BASE_DIR / "var"))

@@ -4,7 +4,7 @@ from django.urls import include, path
 from accounts.friends import friends_page
 from accounts.urls import player_urlpatterns
 from games.live.stream import live_stream
-from games.views import app_shell
+from games.push import app_shell
 
 urlpatterns = [
     path("admin/", admin.site.urls),

@@ -14,7 +14,8 @@ Two entry points:
 
 The names are what queued messages and beat's schedule (``CELERY_BEAT_SCHEDULE``) carry, so a
 task keeps its name when its code moves: a message sent before a deploy must still find its
-task after it. The turn mail kept its ``accounts.`` name when it moved to ``games.tasks``.
+task after it. The turn mail and the turn push kept their ``accounts.`` names when they moved to
+``games.tasks``.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ ROUND_NEXT = "games.round_next"
 RATINGS_UPDATE = "games.ratings_update"
 MATCH_ANALYSE = "games.match_analyse"
 TURN_MAIL = "accounts.turn_mail"
-TURN_PUSH = "accounts.turn_push"  # accounts.tasks registers it
+TURN_PUSH = "accounts.turn_push"  # games.tasks registers it, under its old name
 INVITATION_MAIL = "games.invitation_mail"
 DATA_EXPORT = "accounts.data_export"  # accounts.tasks registers it
 

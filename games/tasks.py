@@ -21,6 +21,7 @@ from django.utils import timezone
 from games import queue
 from games.engines import registered
 from games.models import AnalysisStatus, Match
+from games.push.turn import turn_push_send
 from games.selectors.notifications import reminders_due, turn_mails_due
 from games.services import (
     StaleVersion,
@@ -39,7 +40,8 @@ logger = logging.getLogger(__name__)
 # Move tasks must survive a worker's death: acknowledged only once done, and requeued when the
 # worker running them is lost (prefetch 1 is in settings). The version check makes a rerun safe.
 MOVE_TASK = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
-# Mails too: a rerun is refused by the conditional UPDATEs of games.services.notifications.
+# Mails and the turn push too: a rerun is refused by the conditional UPDATEs of
+# games.services.notifications and by the push's claim (games.push.turn).
 MAIL_TASK = MOVE_TASK
 
 
@@ -180,11 +182,12 @@ def match_analyse(match_id: int, version: int | None = None) -> None:
     )
 
 
-# --- Turn mails and deadline reminders ----------------------------------------------------------
+# --- Turn mails, the turn push and deadline reminders -------------------------------------------
 # They moved here from accounts.tasks and kept their "accounts." names: a queued message and
-# beat's schedule carry the name, and a turn mail sent before a deploy (minutes of countdown)
-# must still find its task after it. All are safe to run twice: the conditional UPDATEs in
-# games.services.notifications let one delivery send and refuse the rest.
+# beat's schedule carry the name, and a turn mail or push sent before a deploy (seconds to
+# minutes of countdown) must still find its task after it. All are safe to run twice: the
+# conditional UPDATEs in games.services.notifications and games.push.turn let one delivery send
+# and refuse the rest.
 
 
 @shared_task(name=queue.TURN_MAIL, **MAIL_TASK)
@@ -195,6 +198,16 @@ def turn_mail(match_id: int, user_id: int, version: int) -> bool:
     logger.info(
         "turn_mail(%s, %s, v%s): %s", match_id, user_id, version, (sent and "sent") or "skipped"
     )
+    return sent
+
+
+@shared_task(name=queue.TURN_PUSH, **MAIL_TASK)
+def turn_push(match_id: int, user_id: int, version: int) -> int:
+    """Push to ``user_id``'s devices that ``match_id`` waits for them (state ``version`` made
+    it so), unless they have moved, looked at the table since, turned pushes off, or had this
+    turn's push; a rerun is refused by the push's claim. How many devices took it."""
+    sent = turn_push_send(match_id=match_id, user_id=user_id)
+    logger.info("turn_push(%s, %s, v%s): %s device(s)", match_id, user_id, version, sent)
     return sent
 
 

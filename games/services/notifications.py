@@ -5,7 +5,7 @@ What is sent when: a turn mail when a person becomes awaited, checked
 ``PARLOUR_TURN_MAIL_DELAY`` seconds later and skipped if they have looked at the table since,
 have moved, or turned turn mails off, and at most once per match every
 ``PARLOUR_TURN_MAIL_EVERY`` seconds (a turn push that reached a device puts it off for
-``PARLOUR_TURN_MAIL_AFTER_PUSH``: ``games.services.turn_push``); a deadline reminder once per
+``PARLOUR_TURN_MAIL_AFTER_PUSH``: ``games.push.turn``); a deadline reminder once per
 turn when 80% of a turn deadline has gone (``games.selectors.notifications.reminders_due``).
 Both limits are conditional UPDATEs of the person's one ``MatchNotice`` row for the match, so
 two workers deciding the same mail at once send it once. A beat sweep sends the turn mails whose
@@ -56,7 +56,7 @@ def seen_mark(*, user_id: int, match_id: int) -> None:
 def turn_mails_enqueue(*, match: Match, user_ids: Sequence[int]) -> None:
     """After the commit, the turn mail task of each person now awaited (``user_ids``), to run
     ``PARLOUR_TURN_MAIL_DELAY`` seconds later, and their turn push task
-    (``games.services.turn_push``), ``PARLOUR_TURN_PUSH_DELAY`` seconds later: no statement now.
+    (``games.push.turn``), ``PARLOUR_TURN_PUSH_DELAY`` seconds later: no statement now.
 
     Without a worker (eager mode: tasks run inside the request) nothing can wait, so the mail
     is checked at once only when the delay is 0; with a delay it is not sent at all, rather

@@ -1,11 +1,11 @@
 """``{% theme_colour "felt" %}``: a colour of the stylesheet, for the page's ``theme-color``
-(the same colour the web app manifest names: ``games.views.app_shell``)."""
+(the same colour the web app manifest names: ``games.push.app_shell``)."""
 
 from __future__ import annotations
 
 from django import template
 
-from games.views.app_shell import theme_colours
+from games.push.app_shell import theme_colours
 
 register = template.Library()
 

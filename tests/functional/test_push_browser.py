@@ -110,7 +110,7 @@ def test_the_worker_registers_under_the_policy_and_shows_a_push(live_server, mak
     manifest = cdp.send("Page.getAppManifest")
     assert manifest["url"] == f"{base}/manifest.webmanifest" and manifest["errors"] == []
     assert json.loads(manifest["data"])["name"] == "Parlour"
-    # A turn push, as the site sends it (accounts/push_delivery.py), then a newer one.
+    # A turn push, as the site sends it (games/push/delivery.py), then a newer one.
     registration = registration_id(cdp, page, scope)
     payload = {
         "title": "Your turn: The Faraway Tree #12",

@@ -25,10 +25,10 @@ from accounts.export_build import data_export_request, data_export_write
 from accounts.models import MatchNotice, NotificationSettings, PushSubscription
 from games.engines import get_engine
 from games.models import Match
+from games.push.turn import turn_push_send
 from games.selectors.notifications import turn_mails_due
 from games.services import move_submit
 from games.services.notifications import turn_mail_send
-from games.services.turn_push import turn_push_send
 from tests import factories
 from tests.push_service import Browser, PushService, push_service_running, vapid_claims
 

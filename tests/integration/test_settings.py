@@ -11,7 +11,7 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from config.vapid import KEY_FILE, key_pair_new, key_pair_stored
+from games.push.vapid import KEY_FILE, key_pair_new, key_pair_stored
 from tests.push_service import unb64url
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -2,11 +2,12 @@
 (docs/notifications.md, "Web push").
 
 ``games.services.notifications.turn_mails_enqueue`` sends the task (``queue.TURN_PUSH``) with
-the turn mail's, after the commit, ``PARLOUR_TURN_PUSH_DELAY`` seconds ahead; the task calls
-``turn_push_send``, which pushes only if the person is still awaited in that turn, has not
-looked at the table since it began, keeps turn pushes on, and had no push this turn (a
-conditional UPDATE of their ``MatchNotice`` row, so a task delivered twice pushes once). The
-push says the game and the match's number, and links to its table: nothing from the state.
+the turn mail's, after the commit, ``PARLOUR_TURN_PUSH_DELAY`` seconds ahead; the task
+(``games.tasks.turn_push``) calls ``turn_push_send``, which pushes only if the person is still
+awaited in that turn, has not looked at the table since it began, keeps turn pushes on, and had
+no push this turn (a conditional UPDATE of their ``MatchNotice`` row, so a task delivered twice
+pushes once). The push says the game and the match's number, and links to its table: nothing
+from the state.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from django.utils import timezone
 
 from accounts.models import MatchNotice, PushSubscription
 from accounts.notify import TURN, push_wanted
-from accounts.push_delivery import PushMessage, push_deliver
 from games.models import Match, Seat
+from games.push.delivery import PushMessage, push_deliver
 
 
 def turn_push_message(match: Match) -> PushMessage:

@@ -4,7 +4,8 @@ the site's root (docs/notifications.md, "Web push").
 The service worker is the file ``static/sw.js`` served from ``/sw.js``: a worker controls only
 the paths under its own, so under ``/static/`` it could not show the whole site's pushes. Its
 colours are the stylesheet's (``--felt``, ``--paper`` in ``static/css/parlour.css``), read from
-there rather than said twice.
+there rather than said twice (the ``theme_colour`` tag, ``games/templatetags/app_shell.py``, reads
+them here too). ``config/urls.py`` routes both views at the root.
 """
 
 from __future__ import annotations
