@@ -1,14 +1,20 @@
-"""The one write of a new engine state, shared by the start, every move and every deal.
+"""The write funnel of a match: the one write of a new engine state (the start, every move and
+every deal), the one finish, and the one announcement that the table changed (docs/live.md).
 
 A write is: append the entry to the log (its events and the next link of the hash chain), store
 the current state only, bump the version, keep the "awaited" and result columns in step, set the
 deadline, and enqueue what falls due after the commit. Everything here costs the same at every
 ply: no aggregate over the log, no re-reading of rows the caller already holds.
+
+Every other change a page must refetch for (a join, a leave, a cancel, a resignation, an
+invitation answered, a phrase, a holiday) goes through ``match_bump`` or ``match_changed`` here
+too, so this module (and the invitations' badge counts) alone calls the live publisher
+(``tests/unit/test_layering.py``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -82,21 +88,54 @@ def state_store(
     match.version += 1
     fields = [*STATE_FIELDS, *extra_fields]
     over = engine.is_over(state)
-    if over:
-        match.status = Match.Status.FINISHED
-        match.finished_at = timezone.now()
-        match.rating_status = RatingStatus.PENDING  # rated after the commit (docs/ratings.md)
-        fields += ["status", "finished_at", "rating_status"]
     match.deadline_at = _deadline(engine=engine, match=match, state=state, previous=previous)
-    match.save(update_fields=fields)
     if over:
-        match_results_store(match=match, outcome=engine.outcome(state), seats=seats)
-    elif match.awaiting != awaited_before:
-        _awaited_mark(match, seats)
-    # Open pages hear of it after the commit; the seats recount their badges when whose turn
-    # it is changed or the match ended (games/live/publish.py: no statement).
+        match_finish(match=match, outcome=engine.outcome(state), seats=seats, fields=fields)
+    else:
+        match.save(update_fields=fields)
+        if match.awaiting != awaited_before:
+            _awaited_mark(match, seats)
+    # The seats recount their badges when whose turn it is changed or the match ended.
     recount = over or match.awaiting != awaited_before
-    live.table_changed(match, [s.user_id for s in seats] if recount else ())
+    match_changed(match, recount=[s.user_id for s in seats] if recount else ())
+
+
+def match_finish(
+    *,
+    match: Match,
+    outcome: dict[str, Any],
+    seats: Sequence[Seat],
+    fields: Sequence[str],
+    game_over: bool = True,
+) -> None:
+    """The one finish of a match, in the caller's transaction: status ``finished``, its time,
+    the rating pending (rated after the commit: docs/ratings.md), saved with the caller's
+    ``fields``, then each seat's result stored (``game_over`` false: resignations ended it
+    before the game did). The caller announces it (``match_changed``, every seat recounting)."""
+    match.status = Match.Status.FINISHED
+    match.finished_at = timezone.now()
+    match.rating_status = RatingStatus.PENDING
+    match.save(update_fields=[*fields, "status", "finished_at", "rating_status"])
+    match_results_store(match=match, outcome=outcome, seats=seats, game_over=game_over)
+
+
+def match_changed(match: Match, *, recount: Iterable[int | None] = ()) -> None:
+    """The one announcement that ``match``'s table changed: after the commit, open pages are
+    told its current marks and the people in ``recount`` (whose badges may have changed with
+    it) recount them (``games.live.publish``: no statement, nothing without Redis)."""
+    live.table_changed(match, recount)
+
+
+def match_bump(
+    *, match: Match, fields: Sequence[str] = (), recount: Iterable[int | None] = ()
+) -> None:
+    """A change to a match that is not a state write (a seat taken or left, a cancel, an
+    invitation answered, a name changed): the version goes up so open pages refetch and pages
+    cached under the old one are not served again, saved with the caller's ``fields`` (on the
+    locked row), and announced."""
+    match.version += 1
+    match.save(update_fields=["version", "updated_at", *fields])
+    match_changed(match, recount=recount)
 
 
 def _awaited_mark(match: Match, seats: Sequence[Seat]) -> None:

@@ -12,9 +12,9 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games.live import publish as live
 from games.models import Match, Seat, TablePhrase
 from games.phrases import PHRASES_PER_MINUTE, game_phrases
+from games.services._store import match_changed
 from games.services.errors import Rejected
 
 NOT_SEATED = "Only the people seated at this table may say something there."
@@ -60,5 +60,5 @@ def phrase_say(*, match_id: int, user: AbstractBaseUser, key: str) -> TablePhras
         )
         Match.objects.filter(pk=match_id).update(phrase_count=F("phrase_count") + 1)
         match.phrase_count += 1  # under the row lock: what the update wrote
-        live.table_changed(match)
+        match_changed(match)
     return phrase
