@@ -6,10 +6,10 @@ the current state only, bump the version, keep the "awaited" and result columns 
 deadline, and enqueue what falls due after the commit. Everything here costs the same at every
 ply: no aggregate over the log, no re-reading of rows the caller already holds.
 
-Every other change a page must refetch for (a join, a leave, a cancel, a resignation, an
-invitation answered, a phrase, a holiday) goes through ``match_bump`` or ``match_changed`` here
-too, so this module (and the invitations' badge counts) alone calls the live publisher
-(``tests/unit/test_layering.py``).
+Every other change a page must refetch for goes through here too: ``match_bump`` (a join, a
+leave, a cancel, an invitation answered), ``match_shown`` (a phrase, a holiday), ``match_finish``
+and ``match_changed`` (a resignation), so this module (and the invitations' badge counts) alone
+calls the live publisher (``tests/unit/test_layering.py``).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection
+from django.db.models import F
 from django.utils import timezone
 
 from games import queue
@@ -136,6 +137,18 @@ def match_bump(
     match.version += 1
     match.save(update_fields=["version", "updated_at", *fields])
     match_changed(match, recount=recount)
+
+
+def match_shown(*, match: Match, counts: Sequence[str] = ()) -> None:
+    """A change pages show that is no write of the match itself (a phrase said, a seated
+    person's holiday starting or ending), on the locked row: the ``shown`` mark goes up, with
+    the counters in ``counts`` (``phrase_count``), in one statement, and is announced. The
+    version stays, so a move sent meanwhile is not stale (docs/live.md)."""
+    raised = ("shown", *counts)
+    Match.objects.filter(pk=match.pk).update(**{name: F(name) + 1 for name in raised})
+    for name in raised:  # under the row lock: what the update wrote
+        setattr(match, name, getattr(match, name) + 1)
+    match_changed(match)
 
 
 def _awaited_mark(match: Match, seats: Sequence[Seat]) -> None:
