@@ -30,8 +30,8 @@ from games.models import Match, Move, RatingStatus, Seat
 from games.services.notifications import turn_mails_enqueue
 from games.services.results import match_results_store
 
-# A challenge vote with no turn deadline still closes after this long: a site setting (not a
-# rule of the game), so a table never waits for ever on a voter who left.
+# A vote (``Engine.vote_open``) with no turn deadline still closes after this long: a site
+# setting (not a rule of the game), so a table never waits for ever on a voter who left.
 VOTE_DEADLINE_WITHOUT_TURN_DEADLINE = timedelta(hours=24)
 
 # What every state write changes on the match row (``save(update_fields=...)``).
@@ -189,10 +189,6 @@ def _awaited_mark(match: Match, seats: Sequence[Seat]) -> None:
         turn_mails_enqueue(match=match, user_ids=newly)
 
 
-def vote_open(engine: Engine, state: Any, seat: int) -> bool:
-    return any(m.get("type") == "vote" for m in engine.legal_moves(state, seat))
-
-
 def deadline_span(match: Match) -> timedelta:
     """How long the awaited move is given: the turn deadline, or a vote's 24 hours without one."""
     if match.deadline_days:
@@ -204,15 +200,15 @@ def _deadline(*, engine: Engine, match: Match, state: Any, previous: Any) -> Any
     """When the move now awaited falls due (``None``: never).
 
     A turn of several moves by one seat (a Faraway draw, then a card) keeps the clock it
-    started with. A vote's deadline runs from the challenge that opened it (the turn deadline,
+    started with. A vote's deadline runs from the move that opened it (the turn deadline,
     or 24 hours without one) and does not restart with each ballot.
     """
     awaiting = match.awaiting
     if engine.is_over(state) or not awaiting:
         return None
     prev_awaiting = [] if previous is None else engine.awaiting(previous)
-    if vote_open(engine, state, awaiting[0]):
-        if prev_awaiting and vote_open(engine, previous, prev_awaiting[0]):
+    if engine.vote_open(state, awaiting[0]):
+        if prev_awaiting and engine.vote_open(previous, prev_awaiting[0]):
             return match.deadline_at
         return timezone.now() + deadline_span(match)
     if match.deadline_days:
