@@ -11,8 +11,9 @@ from django.core.validators import MaxValueValidator
 from games.engines import Engine, get_engine, registered
 from games.engines.base import Option
 from games.models import DEADLINE_CHOICES, BotLevel
+from games.presentation.names import bot_level_choices
 
-BOT_CHOICES = [(level.value, f"{level.label} bot") for level in BotLevel]
+BOT_CHOICES = bot_level_choices()
 ME = "me"
 PERSON = "person"
 CHALLENGE = "challenge"

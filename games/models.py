@@ -129,6 +129,10 @@ class Match(models.Model):
     # from the new-match form: whether watchers of a public match see the seats' phrases.
     phrase_count = models.PositiveIntegerField(default=0)
     phrases_watchers = models.BooleanField(default=False)
+    # The "shown" mark (docs/live.md): raised by every change a page shows that is not a write
+    # of the match itself (a phrase, a seated person's holiday starting or ending), so it never
+    # makes a concurrent move stale; pages poll it beside ``version``.
+    shown = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["-updated_at"]

@@ -198,6 +198,26 @@ class Engine(ABC):
         """True while the match waits for the server's seatless ``next_round`` step."""
         return False
 
+    # A vote (docs/engine-contract.md, "Votes"): a game may ask seats for ballots (Gulliver's
+    # challenge). The server asks these three, never the moves' own words: a vote's deadline
+    # runs from the move that opened it and closes it with the silent seats' ballots, and bots
+    # hold back for a window after a person's move that can be disputed. A game without votes
+    # keeps these defaults.
+
+    def vote_open(self, state: Any, seat: int) -> bool:
+        """Whether ``seat`` is awaited for a ballot in ``state`` (rather than for a move)."""
+        return False
+
+    def silent_ballot(self, state: Any, seat: int) -> Move:
+        """The ballot a deadline casts for ``seat`` when the vote it is awaited for runs out;
+        asked only while ``vote_open(state, seat)``, and one of ``legal_moves(state, seat)``."""
+        raise IllegalMove(f"{self.title} has no votes.")
+
+    def move_disputable(self, state: Any, move: Move) -> bool:
+        """Whether ``move``, made in ``state`` (the position before it), may open a vote that
+        other seats decide: bots then wait a short window before answering a person's move."""
+        return False
+
     def next_round(self, state: Any) -> Any:
         raise IllegalMove(f"{self.title} has no rounds.")
 

@@ -411,6 +411,18 @@ class GulliverEngine(Engine):
     def round_over(self, state: GulliverState) -> bool:
         return state.rover
 
+    def vote_open(self, state: GulliverState, seat: int) -> bool:
+        """A challenge is being voted on and ``seat`` has not voted (docs/rulings.md)."""
+        return self._legal(state, seat) is _VOTES
+
+    def silent_ballot(self, state: GulliverState, seat: int) -> dict[str, Any]:
+        """A vote left unanswered counts as accepting the card (docs/rulings.md)."""
+        return dict(_VOTES[0])
+
+    def move_disputable(self, state: GulliverState, move: dict[str, Any]) -> bool:
+        """A laid card may be challenged in a match that allows challenges."""
+        return state.chal and move.get("type") in ("play", "prepend")
+
     def is_over(self, state: GulliverState) -> bool:
         return state.over
 

@@ -70,7 +70,7 @@ def send(message: dict[str, Any]) -> bool:
 
 
 def table_changed(match: Match, user_ids: Iterable[int | None] = ()) -> None:
-    """After the commit: ``match`` is at its current version and phrase count; ``user_ids``
+    """After the commit: ``match`` is at its current version and shown mark; ``user_ids``
     (people whose badge may have changed with it: the seats, when the awaited seats changed or
     the match ended) are told to recount."""
     if not settings.PARLOUR_LIVE:
@@ -78,7 +78,7 @@ def table_changed(match: Match, user_ids: Iterable[int | None] = ()) -> None:
     message = {
         "m": match.pk,
         "v": match.version,
-        "p": match.phrase_count,
+        "p": match.shown,  # named "p" (phrases) on the wire: the shown mark (docs/live.md)
         "u": sorted({u for u in user_ids if u}),
     }
     transaction.on_commit(lambda: send(message))

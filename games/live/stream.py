@@ -1,13 +1,13 @@
 """``/live/``: one server-sent-events stream a tab (docs/live.md).
 
-It carries numbers only: ``table`` events ("the match on screen is at version V with P phrases
-said", ``id: V.P``) and ``badge`` events (the person's notices count and how many matches await
-their move). The page fetches its partial as a poll does, so redaction stays in the table's
-views. On connect it sends the current table (unless ``Last-Event-ID`` says the page has it) and
-badge, so a reconnect or a tab shown again catches up at once; a comment every
-``PARLOUR_LIVE_HEARTBEAT`` seconds keeps proxies from closing a quiet stream. It ends after
-``LIFETIME`` seconds (the browser reconnects and the sign-in is checked again) and whenever the
-process loses Redis (the page polls until a stream can be had again).
+It carries numbers only: ``table`` events ("the match on screen is at version V and shown mark
+P", ``id: V.P``: docs/live.md, "Two marks") and ``badge`` events (the person's notices count and
+how many matches await their move). The page fetches its partial as a poll does, so redaction
+stays in the table's views. On connect it sends the current table (unless ``Last-Event-ID``
+says the page has it) and badge, so a reconnect or a tab shown again catches up at once; a
+comment every ``PARLOUR_LIVE_HEARTBEAT`` seconds keeps proxies from closing a quiet stream. It
+ends after ``LIFETIME`` seconds (the browser reconnects and the sign-in is checked again) and
+whenever the process loses Redis (the page polls until a stream can be had again).
 
 Signed out: 403. A match the person may not see (or no such match): 404, by the table's own
 visibility rule (``match_poll_version``); the match's members are told of a change before its

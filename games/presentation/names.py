@@ -19,8 +19,14 @@ class SeatLike(Protocol):
 
 
 def bot_name(level: str) -> str:
-    """A bot level as a player: "Greedy bot"."""
+    """A bot level as a player: "Greedy bot". The one wording of a level: the seats, the
+    new-match form and the invitations' bot picker all say it so (``bot_level_choices``)."""
     return f"{BotLevel(level).label} bot"
+
+
+def bot_level_choices() -> list[tuple[str, str]]:
+    """Every bot level with its name, in the levels' order, for a form's or a picker's choices."""
+    return [(level.value, bot_name(level.value)) for level in BotLevel]
 
 
 def seat_name(seat: SeatLike) -> str:

@@ -49,7 +49,7 @@ def match_visible_or_404(*, match: Match, seats: Sequence[Seat], user: AbstractB
 
 
 def match_poll_version(*, match_id: int, user: AbstractBaseUser) -> tuple[int, int] | None:
-    """The match's version and its ``phrase_count`` (docs/phrases.md) if ``user`` may see the
+    """The match's ``version`` and its ``shown`` mark (docs/live.md) if ``user`` may see the
     match, else ``None`` (as for no match)."""
     found = match_watch_marks(match_id=match_id, user=user)
     return None if found is None else found[0]
@@ -71,7 +71,7 @@ def match_watch_marks(
     match_table, seat_table = q(Match._meta.db_table), q(Seat._meta.db_table)
     invitation_table = q(Invitation._meta.db_table)
     version = q(Match._meta.get_field("version").column)
-    phrases = q(Match._meta.get_field("phrase_count").column)
+    shown = q(Match._meta.get_field("shown").column)
     public = q(Match._meta.get_field("public").column)
     creator = q(Match._meta.get_field("created_by").column)
     key = q(Match._meta.pk.column)
@@ -85,7 +85,7 @@ def match_watch_marks(
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     # A person invited to a forming match is a member of it (docs/invitations.md).
     sql = (
-        f"SELECT m.{version}, m.{phrases}, m.{public}, m.{creator} = %s OR EXISTS ("
+        f"SELECT m.{version}, m.{shown}, m.{public}, m.{creator} = %s OR EXISTS ("
         f"SELECT 1 FROM {seat_table} s WHERE s.{seat_match} = m.{key} AND s.{seat_user} = %s)"
         f" OR EXISTS (SELECT 1 FROM {invitation_table} i WHERE i.{invited_match} = m.{key}"
         f" AND i.{invited_user} = %s AND i.{invited_status} = %s AND i.{invited_until} > %s)"

@@ -54,7 +54,8 @@ class MatchFacts:
     creator: str = ""  # the creator's name, where the page read it
     deadline_at: datetime.datetime | None = None  # when the awaited move falls due, if it does
     holidays: bool = True  # a seated person's holiday holds the deadline (docs/accounts.md)
-    phrase_count: int = 0  # table phrases said so far (docs/phrases.md), polled with version
+    phrase_count: int = 0  # table phrases said so far (docs/phrases.md)
+    shown: int = 0  # the pages' change mark beside the version (docs/live.md), polled with it
 
 
 def seat_facts(seats: Iterable[Seat]) -> list[SeatFacts]:
@@ -116,4 +117,5 @@ def match_facts(match: Match, *, creator: bool = False) -> MatchFacts:
         deadline_at=match.deadline_at,
         holidays=match.holidays,
         phrase_count=match.phrase_count,
+        shown=match.shown,
     )

@@ -1,19 +1,26 @@
-"""The one write of a new engine state, shared by the start, every move and every deal.
+"""The write funnel of a match: the one write of a new engine state (the start, every move and
+every deal), the one finish, and the one announcement that the table changed (docs/live.md).
 
 A write is: append the entry to the log (its events and the next link of the hash chain), store
 the current state only, bump the version, keep the "awaited" and result columns in step, set the
 deadline, and enqueue what falls due after the commit. Everything here costs the same at every
 ply: no aggregate over the log, no re-reading of rows the caller already holds.
+
+Every other change a page must refetch for goes through here too: ``match_bump`` (a join, a
+leave, a cancel, an invitation answered), ``match_shown`` (a phrase, a holiday), ``match_finish``
+and ``match_changed`` (a resignation), so this module (and the invitations' badge counts) alone
+calls the live publisher (``tests/unit/test_layering.py``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import connection
+from django.db.models import F
 from django.utils import timezone
 
 from games import queue
@@ -23,8 +30,8 @@ from games.models import Match, Move, RatingStatus, Seat
 from games.services.notifications import turn_mails_enqueue
 from games.services.results import match_results_store
 
-# A challenge vote with no turn deadline still closes after this long: a site setting (not a
-# rule of the game), so a table never waits for ever on a voter who left.
+# A vote (``Engine.vote_open``) with no turn deadline still closes after this long: a site
+# setting (not a rule of the game), so a table never waits for ever on a voter who left.
 VOTE_DEADLINE_WITHOUT_TURN_DEADLINE = timedelta(hours=24)
 
 # What every state write changes on the match row (``save(update_fields=...)``).
@@ -82,21 +89,66 @@ def state_store(
     match.version += 1
     fields = [*STATE_FIELDS, *extra_fields]
     over = engine.is_over(state)
-    if over:
-        match.status = Match.Status.FINISHED
-        match.finished_at = timezone.now()
-        match.rating_status = RatingStatus.PENDING  # rated after the commit (docs/ratings.md)
-        fields += ["status", "finished_at", "rating_status"]
     match.deadline_at = _deadline(engine=engine, match=match, state=state, previous=previous)
-    match.save(update_fields=fields)
     if over:
-        match_results_store(match=match, outcome=engine.outcome(state), seats=seats)
-    elif match.awaiting != awaited_before:
-        _awaited_mark(match, seats)
-    # Open pages hear of it after the commit; the seats recount their badges when whose turn
-    # it is changed or the match ended (games/live/publish.py: no statement).
+        match_finish(match=match, outcome=engine.outcome(state), seats=seats, fields=fields)
+    else:
+        match.save(update_fields=fields)
+        if match.awaiting != awaited_before:
+            _awaited_mark(match, seats)
+    # The seats recount their badges when whose turn it is changed or the match ended.
     recount = over or match.awaiting != awaited_before
-    live.table_changed(match, [s.user_id for s in seats] if recount else ())
+    match_changed(match, recount=[s.user_id for s in seats] if recount else ())
+
+
+def match_finish(
+    *,
+    match: Match,
+    outcome: dict[str, Any],
+    seats: Sequence[Seat],
+    fields: Sequence[str],
+    game_over: bool = True,
+) -> None:
+    """The one finish of a match, in the caller's transaction: status ``finished``, its time,
+    the rating pending (rated after the commit: docs/ratings.md), saved with the caller's
+    ``fields``, then each seat's result stored (``game_over`` false: resignations ended it
+    before the game did). The caller announces it (``match_changed``, every seat recounting)."""
+    match.status = Match.Status.FINISHED
+    match.finished_at = timezone.now()
+    match.rating_status = RatingStatus.PENDING
+    match.save(update_fields=[*fields, "status", "finished_at", "rating_status"])
+    match_results_store(match=match, outcome=outcome, seats=seats, game_over=game_over)
+
+
+def match_changed(match: Match, *, recount: Iterable[int | None] = ()) -> None:
+    """The one announcement that ``match``'s table changed: after the commit, open pages are
+    told its current marks and the people in ``recount`` (whose badges may have changed with
+    it) recount them (``games.live.publish``: no statement, nothing without Redis)."""
+    live.table_changed(match, recount)
+
+
+def match_bump(
+    *, match: Match, fields: Sequence[str] = (), recount: Iterable[int | None] = ()
+) -> None:
+    """A change to a match that is not a state write (a seat taken or left, a cancel, an
+    invitation answered, a name changed): the version goes up so open pages refetch and pages
+    cached under the old one are not served again, saved with the caller's ``fields`` (on the
+    locked row), and announced."""
+    match.version += 1
+    match.save(update_fields=["version", "updated_at", *fields])
+    match_changed(match, recount=recount)
+
+
+def match_shown(*, match: Match, counts: Sequence[str] = ()) -> None:
+    """A change pages show that is no write of the match itself (a phrase said, a seated
+    person's holiday starting or ending), on the locked row: the ``shown`` mark goes up, with
+    the counters in ``counts`` (``phrase_count``), in one statement, and is announced. The
+    version stays, so a move sent meanwhile is not stale (docs/live.md)."""
+    raised = ("shown", *counts)
+    Match.objects.filter(pk=match.pk).update(**{name: F(name) + 1 for name in raised})
+    for name in raised:  # under the row lock: what the update wrote
+        setattr(match, name, getattr(match, name) + 1)
+    match_changed(match)
 
 
 def _awaited_mark(match: Match, seats: Sequence[Seat]) -> None:
@@ -137,10 +189,6 @@ def _awaited_mark(match: Match, seats: Sequence[Seat]) -> None:
         turn_mails_enqueue(match=match, user_ids=newly)
 
 
-def vote_open(engine: Engine, state: Any, seat: int) -> bool:
-    return any(m.get("type") == "vote" for m in engine.legal_moves(state, seat))
-
-
 def deadline_span(match: Match) -> timedelta:
     """How long the awaited move is given: the turn deadline, or a vote's 24 hours without one."""
     if match.deadline_days:
@@ -152,15 +200,15 @@ def _deadline(*, engine: Engine, match: Match, state: Any, previous: Any) -> Any
     """When the move now awaited falls due (``None``: never).
 
     A turn of several moves by one seat (a Faraway draw, then a card) keeps the clock it
-    started with. A vote's deadline runs from the challenge that opened it (the turn deadline,
+    started with. A vote's deadline runs from the move that opened it (the turn deadline,
     or 24 hours without one) and does not restart with each ballot.
     """
     awaiting = match.awaiting
     if engine.is_over(state) or not awaiting:
         return None
     prev_awaiting = [] if previous is None else engine.awaiting(previous)
-    if vote_open(engine, state, awaiting[0]):
-        if prev_awaiting and vote_open(engine, previous, prev_awaiting[0]):
+    if engine.vote_open(state, awaiting[0]):
+        if prev_awaiting and engine.vote_open(previous, prev_awaiting[0]):
             return match.deadline_at
         return timezone.now() + deadline_span(match)
     if match.deadline_days:

@@ -1,4 +1,5 @@
-"""What fell due: a person's turn past its deadline, or a challenge vote left open."""
+"""What fell due: a person's turn past its deadline, or a vote left open (the engine says which:
+``Engine.vote_open``, docs/engine-contract.md)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from django.utils import timezone
 from games import bots
 from games.engines import get_engine
 from games.models import BotLevel, Match, Move, Seat
-from games.services._store import deadline_span, vote_open
+from games.services._store import deadline_span
 from games.services.bots import bot_seed
 from games.services.errors import OnHoliday, StaleVersion
 from games.services.moves import move_submit
@@ -21,13 +22,13 @@ logger = logging.getLogger(__name__)
 def match_deadline_enforce(*, match: Match, now: Any = None) -> int:
     """Play what fell due: a person's turn by the greedy bot, or a vote's missing ballots.
 
-    A challenge vote open past its deadline closes with every missing vote counted as
-    accepting; a person's turn past the turn deadline is played by the greedy bot for them, to
-    its end (a Faraway turn is a draw and then a card). Each move goes through ``move_submit``
-    at the version read here, so a person who moves at the last moment wins the race and
-    nothing is played for them. A person on holiday in a match that allows holidays is not
-    played for: the deadline moves to a full span after their holiday ends (docs/accounts.md,
-    "Holidays"). Returns the number of moves played.
+    A vote open past its deadline closes with each missing ballot cast as the engine says a
+    silent seat votes (``Engine.silent_ballot``); a person's turn past the turn deadline is
+    played by the greedy bot for them, to its end (a Faraway turn is a draw and then a card).
+    Each move goes through ``move_submit`` at the version read here, so a person who moves at
+    the last moment wins the race and nothing is played for them. A person on holiday in a
+    match that allows holidays is not played for: the deadline moves to a full span after
+    their holiday ends (docs/accounts.md, "Holidays"). Returns the number of moves played.
     """
     now = now or timezone.now()
     engine = get_engine(match.game)
@@ -47,9 +48,9 @@ def match_deadline_enforce(*, match: Match, now: Any = None) -> int:
             break
         state = engine.load(match.state)
         first = match.awaiting[0]
-        if vote_open(engine, state, first):
+        if engine.vote_open(state, first):
             seat = by_index[first]
-            move: dict[str, Any] = {"type": "vote", "accept": True}
+            move: dict[str, Any] = engine.silent_ballot(state, first)
             auto = Move.Auto.VOTE_CLOSED
         else:
             # a resigned person's seat is the bot's already (``bot_move_play``)

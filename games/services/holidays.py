@@ -24,7 +24,7 @@ from accounts.holiday_allowance import (
 )
 from accounts.models import Holiday
 from games.models import Match, Seat
-from games.services._store import deadline_span
+from games.services._store import deadline_span, match_shown
 from games.services.errors import Rejected
 
 
@@ -52,16 +52,24 @@ def _is_away(row: Holiday, now: datetime.datetime) -> bool:
     )
 
 
-def _locked_row(user: AbstractBaseUser) -> Holiday:
-    """The person's matches in play, locked, then their holiday row (made if missing), locked."""
-    list(
+def _locked_row(user: AbstractBaseUser) -> tuple[Holiday, list[Match]]:
+    """The person's matches in play, locked (their marks only), then their holiday row (made
+    if missing), locked."""
+    matches = list(
         Match.objects.select_for_update(of=("self",))
         .filter(status=Match.Status.ACTIVE, pk__in=Seat.objects.filter(user=user).values("match"))
         .order_by("pk")
-        .values_list("pk", flat=True)
+        .only("pk", "version", "shown")
     )
     Holiday.objects.get_or_create(user=user, defaults={"banked_at": user.date_joined})
-    return Holiday.objects.select_for_update().get(user=user)
+    return Holiday.objects.select_for_update().get(user=user), matches
+
+
+def _tables_tell(matches: list[Match]) -> None:
+    """The tables of the person's matches in play show their holiday line (or no longer do):
+    each page refetches, and no move sent meanwhile is stale (``match_shown``)."""
+    for match in matches:
+        match_shown(match=match)
 
 
 def holiday_start(
@@ -77,7 +85,7 @@ def holiday_start(
     if until < today:
         raise Rejected("That day has passed: choose today or a later day.", status=400)
     with transaction.atomic():
-        row = _locked_row(user)
+        row, matches = _locked_row(user)
         if _is_away(row, now):
             last = timezone.localdate(row.away_until - datetime.timedelta(microseconds=1))
             raise Rejected(
@@ -105,6 +113,7 @@ def holiday_start(
         row.away_until = holiday_end_of(until)
         row.days_taken = cost
         row.save()
+        _tables_tell(matches)
     return row
 
 
@@ -115,7 +124,7 @@ def holiday_end(*, user: AbstractBaseUser, now: datetime.datetime | None = None)
     now = now or timezone.now()
     today = timezone.localdate(now)
     with transaction.atomic():
-        row = _locked_row(user)
+        row, matches = _locked_row(user)
         if not _is_away(row, now):
             raise Rejected("You are not on holiday.", status=409)
         last = timezone.localdate(row.away_until - datetime.timedelta(microseconds=1))
@@ -128,6 +137,7 @@ def holiday_end(*, user: AbstractBaseUser, now: datetime.datetime | None = None)
         row.days_taken = 0
         row.save()
         _deadlines_pull_back(user=user, now=now)
+        _tables_tell(matches)
     return back
 
 

@@ -25,6 +25,7 @@ from django.utils import timezone
 from accounts.relations import blocked_between, challenge_refusal
 from games.live import publish as live
 from games.models import BotLevel, Invitation, Match, Seat
+from games.services._store import match_bump
 from games.services.errors import Rejected
 from games.services.invitation_mail import invitation_mails_enqueue
 from games.services.invitation_seats import invitations_reserved
@@ -114,7 +115,7 @@ def invitation_accept(*, invitation_id: int, user: AbstractBaseUser) -> Answered
             invitation.status = Status.ACCEPTED
             invitation.answered_at = timezone.now()
             invitation.save(update_fields=["status", "answered_at"])
-            _bump(match)
+            match_bump(match=match)
             live.badges_changed([user.pk])
             started = len(seats) + 1 == match.num_players
             if started:
@@ -137,7 +138,7 @@ def invitation_decline(*, invitation_id: int, user: AbstractBaseUser) -> Answere
         invitation.status = Status.DECLINED
         invitation.answered_at = timezone.now()
         invitation.save(update_fields=["status", "answered_at"])
-        _bump(match)
+        match_bump(match=match)
         live.badges_changed([user.pk])
     return Answered(match_id=match.pk, started=False)
 
@@ -246,7 +247,7 @@ def _rematch_new(old: Match, seats: list[Seat], mine: Seat, user: AbstractBaseUs
             invitation_mails_enqueue(invitation_ids=_ids(match, made))
             live.badges_changed(i.user_id for i in made)
             Seat.objects.create(match=match, index=mine.index, user=user)
-            _bump(match)
+            match_bump(match=match)
             started = len(bots) + 1 == old.num_players
             if started:
                 match_start(match=match)
@@ -278,7 +279,7 @@ def seat_bot_add(*, match_id: int, user: AbstractBaseUser, seat_index: int, leve
         if seat_index in invitations_reserved(match_id=match.pk):
             raise Rejected("That seat is held for the person invited until they answer.", 409)
         Seat.objects.create(match=match, index=seat_index, bot_level=level)
-        _bump(match)
+        match_bump(match=match)
         started = len(seats) + 1 == match.num_players
         if started:
             match_start(match=match)
@@ -310,12 +311,6 @@ def _answer_refusal(invitation: Invitation, match: Match) -> str | None:
     return None
 
 
-def _bump(match: Match) -> None:
-    match.version += 1
-    match.save(update_fields=["version", "updated_at"])
-    live.table_changed(match)
-
-
 def _bump_many(match_ids: set[int]) -> None:
     for match in Match.objects.select_for_update().filter(pk__in=match_ids):
-        _bump(match)
+        match_bump(match=match)

@@ -9,15 +9,19 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.utils import timezone
 
 from games.engines import get_engine
 from games.engines.resignation import RESIGN, ends_match, resigned_order
-from games.live import publish as live
-from games.models import Match, Move, RatingStatus, Seat
-from games.services._store import STATE_FIELDS, due_work_enqueue, entry_log
+from games.models import Match, Move, Seat
+from games.services._store import (
+    STATE_FIELDS,
+    due_work_enqueue,
+    entry_log,
+    match_bump,
+    match_changed,
+    match_finish,
+)
 from games.services.errors import Rejected
-from games.services.results import match_results_store
 
 NOT_SEATED = "You do not have a seat at this table."
 
@@ -96,19 +100,19 @@ def match_resign(*, match_id: int, user: AbstractBaseUser) -> Resigned:
         seat.save(update_fields=["resigned_ply", "awaited_since"])
         match.version += 1
         if ends:
-            match.status = Match.Status.FINISHED
-            match.finished_at = timezone.now()
-            match.rating_status = RatingStatus.PENDING  # rated after the commit
             match.awaiting = []
             match.deadline_at = None
-            match.save(update_fields=[*STATE_FIELDS, "status", "finished_at", "rating_status"])
-            live.table_changed(match, [s.user_id for s in seats])
-            match_results_store(
-                match=match, outcome=engine.outcome(state), seats=seats, game_over=False
+            match_finish(
+                match=match,
+                outcome=engine.outcome(state),
+                seats=seats,
+                fields=STATE_FIELDS,
+                game_over=False,
             )
         else:
             match.save(update_fields=STATE_FIELDS)
-            live.table_changed(match, [s.user_id for s in seats])
+        match_changed(match, recount=[s.user_id for s in seats])
+        if not ends:
             # The bot's turn or the next deal due at the old version is stale now: send it
             # again at this one (the resigned seat counts as a bot's from here).
             due_work_enqueue(match=match, engine=engine, state=state, window=False, seats=seats)
@@ -131,9 +135,7 @@ def match_cancel(*, match_id: int, user: AbstractBaseUser) -> Match:
         if match.status != Match.Status.WAITING:
             raise Rejected(_over_message(match), status=409)
         match.status = Match.Status.CANCELLED
-        match.version += 1
-        match.save(update_fields=["status", "version", "updated_at"])
-        live.table_changed(match)
+        match_bump(match=match, fields=["status"])
     return match
 
 
@@ -153,7 +155,5 @@ def match_leave(*, match_id: int, user: AbstractBaseUser) -> Match:
         if match.created_by_id == user.pk:
             raise Rejected("You created this match: cancel it instead.", status=409)
         seat.delete()
-        match.version += 1
-        match.save(update_fields=["version", "updated_at"])
-        live.table_changed(match)
+        match_bump(match=match)
     return match

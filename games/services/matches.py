@@ -12,9 +12,14 @@ from django.utils import timezone
 from accounts.relations import blocked_with_any
 from games.engines import get_engine, records
 from games.engines.base import seeded_rng
-from games.live import publish as live
 from games.models import DEADLINE_CHOICES, BotLevel, Match, Seat
-from games.services._store import due_work_enqueue, refresh, seats_of, state_store
+from games.services._store import (
+    due_work_enqueue,
+    match_bump,
+    refresh,
+    seats_of,
+    state_store,
+)
 from games.services.errors import JoinRejected, Rejected
 from games.services.invitation_seats import invitation_mark_accepted, invitations_reserved
 
@@ -145,9 +150,7 @@ def match_join(*, match: Match, user: AbstractBaseUser) -> Seat:
             raise JoinRejected("That seat was just taken; try again.", status=409) from exc
         if mine:
             invitation_mark_accepted(match_id=locked.pk, user_id=user.pk)
-        locked.version += 1
-        locked.save(update_fields=["version", "updated_at"])
-        live.table_changed(locked)
+        match_bump(match=locked)
         if len(taken) + 1 == locked.num_players:
             match_start(match=locked)
     refresh(match, locked)

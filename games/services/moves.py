@@ -159,12 +159,9 @@ def _move_play(
         engine=engine, match=match, seat=seat.index, move=chosen, state=state, auto=auto
     )
     state_store(engine=engine, match=match, state=state, previous=before, seats=seats)
-    # A person's card may be challenged: bots hold back for the window before answering.
-    window = (
-        seat.bot_level is None
-        and bool(match.options.get("challenges"))
-        and move.get("type") in {"play", "prepend"}
-    )
+    # A person's move may be disputed (the engine says: ``move_disputable``): bots hold back
+    # for the window before answering (docs/engine-contract.md, "Votes").
+    window = seat.bot_level is None and engine.move_disputable(before, chosen)
     due_work_enqueue(match=match, engine=engine, state=state, window=window, seats=seats)
     return entry
 

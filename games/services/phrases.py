@@ -1,7 +1,7 @@
 """A seated person says a preset phrase at the table (docs/phrases.md). One transaction under
 the match's row lock, so two phrases of one person queue and the rate and repeat checks see
-each other. It raises ``phrase_count``, never ``version``: a move made at the same time is not
-stale."""
+each other. It raises ``phrase_count`` and the ``shown`` mark, never ``version``: a move made at
+the same time is not stale."""
 
 from __future__ import annotations
 
@@ -9,12 +9,11 @@ import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
-from games.live import publish as live
 from games.models import Match, Seat, TablePhrase
 from games.phrases import PHRASES_PER_MINUTE, game_phrases
+from games.services._store import match_shown
 from games.services.errors import Rejected
 
 NOT_SEATED = "Only the people seated at this table may say something there."
@@ -31,7 +30,7 @@ def phrase_say(*, match_id: int, user: AbstractBaseUser, key: str) -> TablePhras
     with transaction.atomic():
         match = (
             Match.objects.select_for_update()
-            .only("pk", "game", "status", "ply", "version", "phrase_count")
+            .only("pk", "game", "status", "ply", "version", "phrase_count", "shown")
             .filter(pk=match_id)
             .first()
         )
@@ -58,7 +57,5 @@ def phrase_say(*, match_id: int, user: AbstractBaseUser, key: str) -> TablePhras
         phrase = TablePhrase.objects.create(
             match_id=match_id, user_id=user.pk, seat=seat.index, ply=match.ply, key=key
         )
-        Match.objects.filter(pk=match_id).update(phrase_count=F("phrase_count") + 1)
-        match.phrase_count += 1  # under the row lock: what the update wrote
-        live.table_changed(match)
+        match_shown(match=match, counts=("phrase_count",))
     return phrase

@@ -14,8 +14,9 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts import relations
-from games.models import BotLevel, Invitation, Match, Seat
+from games.models import Invitation, Match, Seat
 from games.presentation.invitations import invitation_lines
+from games.presentation.names import bot_level_choices
 from games.selectors.invitations import match_invitations, rematch_of
 from games.services import Rejected
 from games.services.invitations import (
@@ -46,7 +47,7 @@ def invitations_context(match: Match, seats: list[Seat], reader_id: int) -> dict
             free = [i for i in range(match.num_players) if i not in taken | held]
             if free:
                 context["bot_seats"] = [i + 1 for i in free]
-                context["bot_levels"] = BotLevel.choices
+                context["bot_levels"] = bot_level_choices()
         return context
     if match.status == Match.Status.FINISHED and any(s.user_id == reader_id for s in seats):
         return {"rematch_offer": True, "rematch": rematch_of(match.pk)}

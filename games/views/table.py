@@ -41,10 +41,10 @@ def _table(request: HttpRequest, match: Match, seats: list[Seat]) -> TableData:
 @login_required_htmx
 @require_GET
 def match_table_poll(request: HttpRequest, pk: int) -> HttpResponse:
-    """The poll: 204 while ``?version`` and ``?phrases`` (the table phrases said, which do not
-    raise the version: docs/phrases.md; left out while none was said, so missing means 0) are
-    current (one small query, no engine work). A move's answer asks ``phrases=-1`` of a table
-    with phrases, so its next poll brings the phrases said meanwhile."""
+    """The poll: 204 while ``?version`` and ``?phrases`` (the match's shown mark, raised by a
+    phrase or a holiday, never by a move: docs/live.md; left out while 0, so missing means 0)
+    are current (one small query, no engine work). A move's answer asks ``phrases=-1`` of a
+    table whose mark is not 0, so its next poll brings the phrases said meanwhile."""
     marks = match_poll_version(match_id=pk, user=request.user)
     if marks is None:
         raise Http404

@@ -278,6 +278,34 @@ def test_the_others_see_the_holiday_on_the_table_and_in_their_lists(ann, bea):
     assert "ann is on holiday until" in home
 
 
+def test_an_open_table_hears_of_a_holiday_starting_and_ending_and_no_move_goes_stale(ann, bea):
+    """A holiday raises the ``shown`` mark of the person's matches in play, never their version
+    (docs/live.md): the others' open tables refetch at their next poll (a 204 before), and a
+    move sent from the page as it stood before still plays."""
+    match = _duel(ann, bea)
+    _joined_weeks_ago(ann, 6)
+    bea_client = factories.client_for(bea)
+    htmx = {"HX-Request": "true"}
+    poll = f"/matches/{match.pk}/table/?version={match.version}"
+    assert bea_client.get(poll, headers=htmx).status_code == 204
+    holiday_start(user=ann, until=_today() + timedelta(days=2))
+    answer = bea_client.get(poll, headers=htmx)
+    assert answer.status_code == 200 and "ann is on holiday until" in answer.content.decode()
+    after = Match.objects.get(pk=match.pk)
+    assert (after.version, after.shown) == (match.version, match.shown + 1)
+    marked = f"{poll}&phrases={after.shown}"
+    assert f"?version={match.version}&amp;phrases={after.shown}" in answer.content.decode()
+    assert bea_client.get(marked, headers=htmx).status_code == 204
+    holiday_end(user=ann)
+    back = bea_client.get(marked, headers=htmx)
+    assert back.status_code == 200 and "ann is on holiday until" not in back.content.decode()
+    mover = _awaited_user(match, ann, bea)
+    seat = match.seats.get(user=mover)
+    move = factories.legal_moves(match, seat.index)[0]
+    response = factories.post_move(factories.client_for(mover), match, move)
+    assert response.status_code == 200  # posted with the version from before the holiday
+
+
 def test_a_match_refusing_holidays_says_so_and_that_the_deadline_still_runs(ann, bea):
     match = _duel(ann, bea, holidays=False)
     page = factories.client_for(bea).get(f"/matches/{match.pk}/").content.decode()

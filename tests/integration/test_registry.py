@@ -3,14 +3,17 @@ and the templates all offer exactly the games it names, under the titles it give
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.template.loader import get_template
+from django.utils import timezone
 
-from games import bots, presentation
+from games import bots, presentation, queue, tasks
 from games.engines import ENGINE_NAMES, GAME_TITLES, get_engine, records, registered
 from games.forms import MatchNewForm
-from games.models import Match
-from games.services import match_create, match_join
+from games.models import Match, Move
+from games.services import match_create, match_join, move_submit
 from tests import third_game as third_game_module
 
 
@@ -146,6 +149,83 @@ def test_a_third_game_can_be_resigned_and_its_record_verifies(
     assert ranks == {2: ("won", 1), 0: ("lost", 2), 1: ("lost", 3)}
     record = ann_client.get(f"{table}record.json").json()
     assert records.record_verify(record).ok
+
+
+def test_a_third_games_vote_closes_at_its_deadline_with_the_silent_seats_ballot(
+    third_game, ann, bea, ann_client, bea_client
+):
+    """The vote path names no game (docs/engine-contract.md, "Votes"): Last Token's tally is
+    open for its one voter, its deadline runs a day without a turn deadline, and the deadline
+    sweep casts the ballot the engine says a silent seat casts."""
+    match = match_create(
+        game=third_game.name, num_players=2, created_by=ann, options={"pile": 7, "tally": 1}
+    )
+    match_join(match=match, user=bea)
+    match.refresh_from_db()
+    seats = {s.index: s for s in match.seats.select_related("user")}
+    taker = seats[match.awaiting[0]]
+    move_submit(
+        match=match, seat=taker, move={"type": "take", "count": 1}, expected_version=match.version
+    )
+    match.refresh_from_db()
+    voter = seats[match.awaiting[0]]
+    assert voter.index != taker.index
+    assert match.deadline_at is not None and match.deadline_at > timezone.now() + timedelta(
+        hours=23
+    )
+    clients = {ann.pk: ann_client, bea.pk: bea_client}
+    table = clients[voter.user_id].get(f"/matches/{match.pk}/").content.decode()
+    assert "Agree" in table and "Disagree" in table
+
+    Match.objects.filter(pk=match.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
+    assert tasks.enforce_deadlines.apply(throw=True).get() == 1  # the ballot; no turn deadline
+    match.refresh_from_db()
+    closed = Move.objects.get(match=match, auto=Move.Auto.VOTE_CLOSED)
+    assert (closed.seat, closed.payload) == (voter.index, {"type": "tally", "agree": True})
+    assert match.awaiting == [voter.index] and match.deadline_at is None  # their own turn now
+    page = clients[taker.user_id].get(f"/matches/{match.pk}/").content.decode()
+    assert f"{voter.user.username} agreed to the count." in page
+
+
+def test_bots_hold_back_after_a_third_games_disputable_move(
+    third_game, ann, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A bot answering a person's move the engine calls disputable (a tallied take) is sent
+    after the window; its own moves, and a take no tally follows, are answered at once."""
+    settings.PARLOUR_BOT_WINDOW = 5
+    sent: list[tuple[str, float | None]] = []
+    send = queue.enqueue
+
+    def spy(name, *args, countdown=None, **kwargs):
+        sent.append((name, countdown))
+        return send(name, *args, countdown=countdown, **kwargs)
+
+    monkeypatch.setattr(queue, "enqueue", spy)
+    for tally, windows in ((1, [5.0, 0.0]), (None, [0.0])):
+        options = {"pile": 9} if tally is None else {"pile": 9, "tally": tally}
+        match = match_create(
+            game=third_game.name, num_players=2, created_by=ann, options=options, bots={1: "greedy"}
+        )
+        match.refresh_from_db()
+        assert match.status == Match.Status.ACTIVE and match.awaiting == [0]
+        sent.clear()
+        seat = match.seats.get(index=0)
+        with django_capture_on_commit_callbacks(execute=True):
+            move_submit(
+                match=match,
+                seat=seat,
+                move={"type": "take", "count": 1},
+                expected_version=match.version,
+            )
+        bot_turns = [countdown for name, countdown in sent if name == queue.BOT_TURN]
+        assert bot_turns == windows, tally
+        match.refresh_from_db()
+        assert match.awaiting == [0]  # the bot tallied (agreeing) and took its turn
+        bot_moves = Move.objects.filter(match=match, seat=1).order_by("ply")
+        expected = [{"type": "take", "count": 2}]
+        if tally:
+            expected.insert(0, {"type": "tally", "agree": True})
+        assert [m.payload for m in bot_moves] == expected
 
 
 def test_the_games_option_names_are_distinct():

@@ -56,6 +56,49 @@ def test_no_service_or_task_names_a_game():
     assert offenders == []
 
 
+# Only the write funnel announces a table change, and only the invitations a badge count: a
+# change announced anywhere else is a change some other path forgets (docs/live.md).
+LIVE_PUBLISHER = "games.live.publish"
+LIVE_PUBLISHER_CALLERS = {"games.services._store", "games.services.invitations"}
+# The account deletion still bumps its matches' versions itself until its game half moves into
+# games (issue 32); it then calls ``games.services._store.match_bump`` and leaves this set empty.
+LIVE_PUBLISHER_PENDING = {"accounts.deletion"}
+
+
+def _publisher_importers(found) -> set[str]:
+    return {
+        module.name
+        for module in found.values()
+        if not module.name.startswith("games.live")
+        for imported in module.imports
+        if imported.module == LIVE_PUBLISHER
+        or (imported.module == "games.live" and imported.name == "publish")
+    }
+
+
+def test_only_the_write_funnel_calls_the_live_publisher():
+    found = modules(ROOT, ["games", "accounts", "config"])
+    importers = _publisher_importers(found)
+    assert importers - LIVE_PUBLISHER_PENDING == LIVE_PUBLISHER_CALLERS
+    assert not any(name.startswith("accounts") for name in importers - LIVE_PUBLISHER_PENDING)
+
+
+def test_the_publisher_scan_sees_every_spelling_of_the_import(tmp_path):
+    _tree(
+        tmp_path,
+        {
+            "games/__init__.py": "",
+            "games/live/__init__.py": "",
+            "games/live/publish.py": "",
+            "games/a.py": "from games.live import publish as live\n",
+            "games/b.py": "import games.live.publish\n",
+            "games/c.py": "def f():\n    from games.live.publish import table_changed\n",
+            "games/d.py": "from games.live import stream\n",
+        },
+    )
+    assert _publisher_importers(modules(tmp_path, ["games"])) == {"games.a", "games.b", "games.c"}
+
+
 # --- The scanner itself, on small made-up packages ---------------------------------------------
 
 
