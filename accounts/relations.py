@@ -20,13 +20,10 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q, Subquery
-from django.dispatch import Signal
 
 from accounts.models import Block, ChallengeSetting, Follow
+from accounts.signals import person_blocked
 from games.models import Match, Seat
-
-# Sent inside the blocking transaction with ``blocker_id`` and ``blocked_id``.
-person_blocked = Signal()
 
 Who = ChallengeSetting.Who
 
