@@ -4,11 +4,11 @@
 exists) and sends the worker task by name; ``data_export_write`` is that task's work: the file,
 with the progress saved as it goes; ``data_exports_expire`` is the sweep of old files.
 
-What it holds is the person's own: their account fields (no password hash), settings,
-ratings with their changes, notices, relations, and every match they sat at as its record for
-their seat (``games.selectors.records.match_record`` with their seat as the viewer: a finished
-match's full record, a running one redacted to what their seat may see). Nobody else's e-mail,
-settings or hidden cards is ever read into it.
+What it holds is the person's own: their account fields (no password hash), settings, time
+zone, holiday, devices and relations, and the sections the capabilities above contribute as
+receivers of ``accounts.signals.export_sections`` (``games.export``: ratings, notices,
+invitations, table phrases and every match they sat at as its record for their seat, reporting
+the progress). Nobody else's e-mail, settings or hidden cards is ever read into it.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from accounts import notify, relations
@@ -32,32 +31,18 @@ from accounts.models import (
     DataExport,
     Follow,
     Holiday,
-    MatchNotice,
     NameChange,
     PendingEmail,
     PushSubscription,
     TimeZoneSetting,
 )
+from accounts.signals import export_sections
 from games import queue
-from games.models import (
-    Invitation,
-    Match,
-    MatchAnalysis,
-    Rating,
-    RatingChange,
-    Seat,
-    TablePhrase,
-)
-from games.phrases import phrase_words
-from games.presentation.names import seat_names
-from games.selectors.facts import seat_facts
-from games.selectors.records import match_record
 
 logger = logging.getLogger(__name__)
 
 EXPORT_EVERY = dt.timedelta(days=1)
 EXPORT_DAYS = 7
-PROGRESS_EVERY = 10  # matches between two saves of the progress
 FORMAT = "parlour-personal-data"
 FORMAT_VERSION = 1
 
@@ -142,19 +127,6 @@ def _settings(user_id: int) -> dict[str, Any]:
     return {name: getattr(chosen, name) for name in fields}
 
 
-def _phrases(user_id: int) -> list[dict[str, Any]]:
-    """The table phrases the person said (docs/phrases.md), oldest first."""
-    rows = (
-        TablePhrase.objects.filter(user_id=user_id)
-        .order_by("id")
-        .values_list("match_id", "match__game", "ply", "key", "said_at")
-    )
-    return [
-        {"match": match, "ply": ply, "phrase": phrase_words(game, key), "said_at": _iso(said)}
-        for match, game, ply, key, said in rows
-    ]
-
-
 def _time_zone(user_id: int) -> str:
     zone = TimeZoneSetting.objects.filter(user_id=user_id).first()
     return "UTC" if zone is None else zone.zone.key
@@ -173,48 +145,6 @@ def _holiday(user_id: int) -> dict[str, Any] | None:
     }
 
 
-def _ratings(user_id: int) -> list[dict[str, Any]]:
-    changes: dict[int, list[dict[str, Any]]] = {}
-    for change in RatingChange.objects.filter(rating__user_id=user_id).order_by("created_at"):
-        changes.setdefault(change.rating_id, []).append(
-            {
-                "match": change.match_id,
-                "seat": change.seat,
-                "mu_before": change.mu_before,
-                "sigma_before": change.sigma_before,
-                "mu_after": change.mu_after,
-                "sigma_after": change.sigma_after,
-                "rating_before": change.ordinal_before,
-                "rating_after": change.ordinal_after,
-                "at": _iso(change.created_at),
-            }
-        )
-    return [
-        {
-            "game": rating.game,
-            "mu": rating.mu,
-            "sigma": rating.sigma,
-            "matches": rating.matches,
-            "last_played_at": _iso(rating.last_played_at),
-            "changes": changes.get(rating.pk, []),
-        }
-        for rating in Rating.objects.filter(user_id=user_id).order_by("game")
-    ]
-
-
-def _notices(user_id: int) -> list[dict[str, Any]]:
-    return [
-        {
-            "match": notice.match_id,
-            "seen_at": _iso(notice.seen_at),
-            "turn_mailed_at": _iso(notice.turn_mailed_at),
-            "deadline_mailed_at": _iso(notice.deadline_mailed_at),
-            "turn_pushed_at": _iso(notice.turn_pushed_at),
-        }
-        for notice in MatchNotice.objects.filter(user_id=user_id).order_by("match_id")
-    ]
-
-
 def _push_devices(user_id: int) -> list[dict[str, Any]]:
     """The devices that get the person's pushes: what the notifications page lists, never
     their endpoint or keys (the means to push to the device, not facts about the person)."""
@@ -230,52 +160,25 @@ def _push_devices(user_id: int) -> list[dict[str, Any]]:
 
 
 def _relations(user_id: int) -> dict[str, Any]:
-    created = Match.objects.filter(created_by_id=user_id).order_by("pk")
-    asked = MatchAnalysis.objects.filter(requested_by_id=user_id).order_by("match_id")
     # Their own follows and blocks only: whom they follow, whom they blocked; never who
     # follows or blocked them (that is the other person's choice).
     following = Follow.objects.filter(follower_id=user_id).order_by("followed__username")
     blocking = Block.objects.filter(blocker_id=user_id).order_by("blocked__username")
     return {
-        "matches_created": list(created.values_list("pk", flat=True)),
-        "analyses_requested": list(asked.values_list("match_id", flat=True)),
         "following": list(following.values_list("followed__username", flat=True)),
         "blocked": list(blocking.values_list("blocked__username", flat=True)),
         "challenges_from": relations.challenge_setting(user_id),
     }
 
 
-def _invitations(user_id: int) -> list[dict[str, Any]]:
-    """The challenges and rematch offers the person sent or received (docs/invitations.md)."""
-    rows = (
-        Invitation.objects.filter(Q(user_id=user_id) | Q(invited_by_id=user_id))
-        .select_related("user", "invited_by")
-        .order_by("pk")
-    )
-    return [
-        {
-            "match": row.match_id,
-            "seat": row.seat_index,
-            "kind": row.kind,
-            "status": row.status,
-            "from": row.invited_by.get_username(),
-            "to": row.user.get_username(),
-            "created_at": _iso(row.created_at),
-            "expires_at": _iso(row.expires_at),
-            "answered_at": _iso(row.answered_at),
-        }
-        for row in rows
-    ]
-
-
-def _match_entry(mine: Seat) -> dict[str, Any]:
-    """One match the person sat at, as the record their seat may have."""
-    match = mine.match
-    seats = list(Seat.objects.filter(match_id=match.pk).select_related("user").order_by("index"))
-    names = seat_names(match.num_players, seat_facts(seats))
-    viewer = next(s for s in seats if s.pk == mine.pk)
-    record = match_record(match=match, seats=seats, names=names, viewer_seat=viewer)
-    return {"match": match.pk, "seat": mine.index, "status": match.status, "record": record}
+def _sections_add(body: dict[str, Any], sections: dict[str, Any]) -> None:
+    """Add a receiver's ``sections`` to the file's ``body``: a new top-level section, or more
+    keys of one already there (the game half of ``relations``)."""
+    for key, value in sections.items():
+        if isinstance(body.get(key), dict) and isinstance(value, dict):
+            body[key].update(value)
+        else:
+            body[key] = value
 
 
 def data_export_write(*, export_id: int) -> DataExport | None:
@@ -285,42 +188,38 @@ def data_export_write(*, export_id: int) -> DataExport | None:
     if export is None or export.status != DataExport.Status.PREPARING:
         return export
     user = export.user
-    mine = list(Seat.objects.filter(user_id=user.pk).select_related("match").order_by("match_id"))
-    DataExport.objects.filter(pk=export.pk).update(total=len(mine), done=0)
-    matches = []
-    for done, seat in enumerate(mine, start=1):
-        matches.append(_match_entry(seat))
-        if done % PROGRESS_EVERY == 0:
-            DataExport.objects.filter(pk=export.pk).update(done=done)
-    body = {
+    counted = {"total": 0}
+
+    def progress(done: int, total: int) -> None:
+        counted["total"] = total
+        DataExport.objects.filter(pk=export.pk).update(total=total, done=done)
+
+    body: dict[str, Any] = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
-        "prepared_at": _iso(timezone.now()),
         "account": _account(user),
         "notification_settings": _settings(user.pk),
         "time_zone": _time_zone(user.pk),
         "holiday": _holiday(user.pk),
-        "ratings": _ratings(user.pk),
-        "notices": _notices(user.pk),
         "push_devices": _push_devices(user.pk),
         "relations": _relations(user.pk),
-        "invitations": _invitations(user.pk),
-        "table_phrases": _phrases(user.pk),
-        "matches": matches,
     }
+    for _, sections in export_sections.send(sender=None, user_id=user.pk, progress=progress):
+        _sections_add(body, sections)
+    body["prepared_at"] = _iso(timezone.now())
     name = export_file_name()
     path = export_path(name)
     path.write_text(json.dumps(body, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
     written = DataExport.objects.filter(pk=export.pk, status=DataExport.Status.PREPARING).update(
         status=DataExport.Status.READY,
-        done=len(mine),
-        total=len(mine),
+        done=counted["total"],
+        total=counted["total"],
         file_name=name,
         finished_at=timezone.now(),
     )
     if not written:  # deleted (with the account) or finished by a twin meanwhile
         export_files_delete([name])
-    logger.info("data export %s: %s match(es)", export.pk, len(mine))
+    logger.info("data export %s: %s match(es)", export.pk, counted["total"])
     return DataExport.objects.filter(pk=export.pk).first()
 
 

@@ -7,11 +7,20 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # A block declines the invitations pending between the two, in its transaction; a
-        # deletion makes the person leave their matches, then forgets their play.
-        from accounts.signals import account_deleting, account_leaving, person_blocked
+        # deletion makes the person leave their matches, then forgets their play; an export
+        # holds the person's play.
+        from accounts.signals import (
+            account_deleting,
+            account_leaving,
+            export_sections,
+            person_blocked,
+        )
+        from games.export import export_sections_receiver
         from games.services.invitations import person_blocked_receiver
         from games.services.people import account_deleting_receiver, account_leaving_receiver
 
         person_blocked.connect(person_blocked_receiver, dispatch_uid="games.invitations_blocked")
         account_leaving.connect(account_leaving_receiver, dispatch_uid="games.people_leaving")
         account_deleting.connect(account_deleting_receiver, dispatch_uid="games.people_deleting")
+
+        export_sections.connect(export_sections_receiver, dispatch_uid="games.export_sections")
