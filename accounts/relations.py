@@ -23,7 +23,6 @@ from django.db.models import Exists, OuterRef, Q, Subquery
 
 from accounts.models import Block, ChallengeSetting, Follow
 from accounts.signals import person_blocked
-from games.models import Match, Seat
 
 Who = ChallengeSetting.Who
 
@@ -94,15 +93,6 @@ def friend_ids(user_id: int) -> set[int]:
     )
 
 
-def played_together(a_id: int, b_id: int) -> bool:
-    """Whether the two have sat at one match (begun or over, any game; one query)."""
-    return Seat.objects.filter(
-        user_id=a_id,
-        match__seats__user_id=b_id,
-        match__status__in=[Match.Status.ACTIVE, Match.Status.FINISHED],
-    ).exists()
-
-
 def challenge_setting(user_id: int) -> str:
     """Who may challenge the person (a ``Who`` value; no row: anyone)."""
     found = ChallengeSetting.objects.filter(user_id=user_id).values_list("who", flat=True).first()
@@ -150,32 +140,6 @@ def pair_facts(viewer_id: int, other_id: int) -> PairFacts:
         return PairFacts(False, False, False, False, Who.ANYONE)
     following, followed_by, by_viewer, by_them, who = found
     return PairFacts(following, followed_by, by_viewer, by_them, who or Who.ANYONE)
-
-
-def challenge_refusal(
-    *, challenger_id: int, target_id: int, target_name: str, facts: PairFacts | None = None
-) -> str | None:
-    """Why ``challenger_id`` may not challenge (or offer a rematch to) ``target_id``, in words
-    for the challenger; ``None`` when they may. A block and the target's own choice both answer
-    the same sentence, so a refusal does not tell who blocked whom. ``facts`` (``pair_facts``
-    of the two, read already) saves the reads of blocks, choice and follows."""
-    if challenger_id == target_id:
-        return "You cannot challenge yourself."
-    refused = f"{target_name} does not take challenges from you."
-    if facts.blocked if facts else blocked_between(challenger_id, target_id):
-        return refused
-    who = facts.their_challenge_setting if facts else challenge_setting(target_id)
-    if who == Who.ANYONE:
-        return None
-    if who == Who.NOBODY:
-        return f"{target_name} does not take challenges."
-    if who == Who.FRIENDS and not (
-        facts.friends if facts else are_friends(challenger_id, target_id)
-    ):
-        return refused
-    if who == Who.PLAYED and not played_together(challenger_id, target_id):
-        return refused
-    return None
 
 
 # --- Writes ------------------------------------------------------------------------------------

@@ -5,7 +5,6 @@ from accounts import (
     closing,
     data_export,
     email_views,
-    holidays,
     people,
     push_views,
     rename_views,
@@ -13,6 +12,8 @@ from accounts import (
     views,
 )
 
+# ``games.urls.account_urlpatterns`` (the badge, holidays) are mounted at /accounts/ too, ahead
+# of these (config/urls.py): the last route here takes any name.
 urlpatterns = [
     path("", account_page.account, name="account"),
     path("register/", views.register, name="register"),
@@ -26,9 +27,6 @@ urlpatterns = [
     ),
     path("challenges/", people.challenge_setting_change, name="challenge_setting"),
     path("time-zone/", time_zone.time_zone_change, name="time_zone"),
-    path("badge/", views.badge, name="turn_badge"),
-    path("holiday/", holidays.holiday_go, name="holiday_go"),
-    path("holiday/end/", holidays.holiday_return, name="holiday_return"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("email/confirm/<str:token>/", email_views.email_confirm, name="email_confirm"),
     path("email/resend/", email_views.email_resend, name="email_resend"),
@@ -43,13 +41,4 @@ urlpatterns = [
     path("", include("django.contrib.auth.urls")),
     # Profiles lived here before /players/<username>/: old links still arrive.
     path("<str:username>/", views.profile_moved, name="profile_moved"),
-]
-
-# Mounted at /players/ by config/urls.py.
-player_urlpatterns = [
-    path("<str:username>/", views.profile, name="profile"),
-    path("<str:username>/follow/", people.person_follow, name="person_follow"),
-    path("<str:username>/unfollow/", people.person_unfollow, name="person_unfollow"),
-    path("<str:username>/block/", people.person_block, name="person_block"),
-    path("<str:username>/unblock/", people.person_unblock, name="person_unblock"),
 ]

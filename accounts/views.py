@@ -4,27 +4,18 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import PasswordResetView
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods
-from django_htmx.http import HttpResponseStopPolling
 
-from accounts import email_confirmation, notify, rename, throttling
-from accounts.closure import hidden_people
+from accounts import email_confirmation, notify, throttling
 from accounts.forms import EmailAddressForm, NotificationSettingsForm, RegisterForm
-from accounts.people import profile_actions
 from accounts.push_devices import devices_of, push_device_lines
-from games.filters import HistoryFilters, page_number
-from games.presentation.ratings import rating_lines
-from games.presentation.results import form_entries, head_to_head_lines, history_lines
-from games.selectors.history import match_history, user_stats
-from games.selectors.ratings import profile_ratings
-from games.views.notice_sources import notice_badge_count
 
 
 @never_cache  # a refused form may carry the passwords typed: no cache or history keeps it
@@ -99,52 +90,6 @@ def profile_moved(request: HttpRequest, username: str) -> HttpResponse:
     return redirect("profile", username=username, permanent=True)
 
 
-@login_required
-@require_GET
-def profile(request: HttpRequest, username: str) -> HttpResponse:
-    """``/players/<username>/``: figures per game, the recent form, head-to-head records and
-    the matches, each over the matches ``request.user`` may see (all of them on one's own)."""
-    # A closed or deleted account has no profile (docs/accounts.md).
-    shown = get_user_model().objects.exclude(hidden_people())
-    owner = shown.filter(username=username).first()
-    if owner is None:
-        holder = rename.held_for(username)
-        if holder is None:
-            raise Http404("No such player.")
-        # A name given up recently: its profile is the person's under their current name.
-        current = get_object_or_404(shown, pk=holder)
-        return redirect("profile", username=current.get_username())
-    stats = user_stats(
-        owner=owner,
-        viewer=request.user,
-        head_to_head_page=page_number(request.GET.get("vs")),
-    )
-    matches = match_history(
-        user=owner,
-        filters=HistoryFilters(page=page_number(request.GET.get("page"))),
-        viewer=request.user,
-    )
-    matches.object_list = history_lines(matches.object_list)
-    stats.head_to_head.object_list = head_to_head_lines(stats.head_to_head.object_list)
-    is_self = owner.pk == request.user.pk
-    actions = {} if is_self else profile_actions(viewer_id=request.user.pk, owner=owner)
-    return render(
-        request,
-        "accounts/profile.html",
-        {
-            **actions,
-            "owner": owner,
-            "stats": stats,
-            "form": form_entries(stats.form),
-            "matches": matches,
-            "ratings": rating_lines(
-                profile_ratings(user=owner, viewer=request.user), owner=owner.get_username()
-            ),
-            "is_self": is_self,
-        },
-    )
-
-
 EMAIL_FORM = "email"  # the ``form`` value of the address's form; any other POST is the boxes'
 
 
@@ -212,17 +157,6 @@ def _email_posted(
     else:
         messages.error(request, CONFIRM_NOT_SENT)
     return redirect("notification_settings")
-
-
-@require_GET
-def badge(request: HttpRequest) -> HttpResponse:
-    """``/accounts/badge/``: just the nav badge, for its own slow poll. A 286 stops the poll
-    once the session has ended (and swaps the badge away)."""
-    if not request.user.is_authenticated:
-        return HttpResponseStopPolling("")
-    return render(
-        request, "accounts/_badge.html", {"notice_badge": notice_badge_count(request.user.pk)}
-    )
 
 
 @csrf_exempt

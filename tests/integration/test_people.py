@@ -15,6 +15,7 @@ from accounts.closure import account_close
 from accounts.models import Block, ChallengeSetting, Follow
 from games.models import Match, Seat
 from games.services import JoinRejected, match_create, match_join
+from games.services.challenges import challenge_refusal
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -178,10 +179,8 @@ def test_pair_facts_give_the_same_refusal_as_the_plain_reads(
     for viewer in (ann, cal):
         with django_assert_num_queries(1):
             facts = relations.pair_facts(viewer.pk, bea.pk)
-        plain = relations.challenge_refusal(
-            challenger_id=viewer.pk, target_id=bea.pk, target_name="bea"
-        )
-        read = relations.challenge_refusal(
+        plain = challenge_refusal(challenger_id=viewer.pk, target_id=bea.pk, target_name="bea")
+        read = challenge_refusal(
             challenger_id=viewer.pk, target_id=bea.pk, target_name="bea", facts=facts
         )
         assert read == plain

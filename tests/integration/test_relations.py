@@ -7,6 +7,8 @@ import pytest
 
 from accounts import relations
 from accounts.models import Block, ChallengeSetting, Follow
+from games.selectors.friends import played_together
+from games.services.challenges import challenge_refusal
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -75,7 +77,7 @@ def test_a_block_drops_the_follows_both_ways_stops_new_ones_and_signals(people):
 
 def test_who_may_challenge_follows_the_targets_choice_and_any_block(people):
     ann, bea, cal = people
-    ask = relations.challenge_refusal
+    ask = challenge_refusal
     assert ask(challenger_id=ann.pk, target_id=bea.pk, target_name="bea") is None  # anyone
     assert ask(challenger_id=ann.pk, target_id=ann.pk, target_name="ann")
     relations.challenge_setting_save(user_id=bea.pk, who=Who.FRIENDS)
@@ -108,7 +110,7 @@ def test_each_read_is_one_query(people, django_assert_num_queries):
         lambda: relations.blocked_ids(ann.pk),
         lambda: relations.are_friends(ann.pk, bea.pk),
         lambda: relations.friend_ids(ann.pk),
-        lambda: relations.played_together(ann.pk, bea.pk),
+        lambda: played_together(ann.pk, bea.pk),
         lambda: relations.challenge_setting(ann.pk),
     ):
         with django_assert_num_queries(1):
