@@ -66,29 +66,6 @@ class NotificationSettings(models.Model):
         return f"notification settings of user {self.user_id}"
 
 
-class MatchNotice(models.Model):
-    """One person's notices about one match: seen, turn mail and deadline reminder times."""
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="match_notices"
-    )
-    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="notices")
-    seen_at = models.DateTimeField(null=True, blank=True)
-    turn_mailed_at = models.DateTimeField(null=True, blank=True)
-    deadline_mailed_at = models.DateTimeField(null=True, blank=True)
-    # When a turn push last reached one of the person's devices (once per turn; the turn mail
-    # then waits longer: docs/notifications.md, "How push and mail share the work").
-    turn_pushed_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["user", "match"], name="matchnotice_unique_user_match")
-        ]
-
-    def __str__(self) -> str:
-        return f"notices of user {self.user_id} about match {self.match_id}"
-
-
 class PushSubscription(models.Model):
     """One device (a browser's push subscription) that gets the person's turn pushes
     (docs/notifications.md, "Web push"): where to send, the keys to encrypt for it, and what

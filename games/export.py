@@ -18,8 +18,16 @@ from typing import Any
 
 from django.db.models import Q
 
-from accounts.models import MatchNotice
-from games.models import Invitation, Match, MatchAnalysis, Rating, RatingChange, Seat, TablePhrase
+from games.models import (
+    Invitation,
+    Match,
+    MatchAnalysis,
+    MatchNotice,
+    Rating,
+    RatingChange,
+    Seat,
+    TablePhrase,
+)
 from games.phrases import phrase_words
 from games.presentation.names import seat_names
 from games.selectors.facts import seat_facts

@@ -11,8 +11,8 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db.models import Exists, OuterRef, Q
 
-from accounts.models import MatchNotice, NotificationSettings
-from games.models import Match, Seat
+from accounts.models import NotificationSettings
+from games.models import Match, MatchNotice, Seat
 
 # The share of a turn deadline gone when the reminder goes.
 REMINDER_AT = 0.8

@@ -31,11 +31,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.email_confirmation import confirmed_address
-from accounts.models import MatchNotice
 from accounts.notify import DEADLINE, TURN, unsubscribe_url, wants
 from accounts.time_zone import zone_of
 from games import queue
-from games.models import Match, Seat
+from games.models import Match, MatchNotice, Seat
 
 # --- Seen -------------------------------------------------------------------------------------
 

@@ -19,10 +19,9 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import F, Q
 
-from accounts.models import MatchNotice
 from games.engines import get_engine
 from games.live import publish as live
-from games.models import Match, MatchAnalysis, Rating, Seat, TablePhrase
+from games.models import Match, MatchAnalysis, MatchNotice, Rating, Seat, TablePhrase
 from games.services._store import due_work_enqueue
 from games.services.errors import Rejected
 from games.services.leaving import match_cancel, match_leave, match_resign

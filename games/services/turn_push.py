@@ -15,10 +15,10 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.models import MatchNotice, PushSubscription
+from accounts.models import PushSubscription
 from accounts.notify import TURN, push_wanted
 from accounts.push_delivery import PushMessage, push_deliver
-from games.models import Match, Seat
+from games.models import Match, MatchNotice, Seat
 
 
 def turn_push_message(match: Match) -> PushMessage:

@@ -22,14 +22,13 @@ from accounts.models import (
     DataExport,
     Follow,
     Holiday,
-    MatchNotice,
     NameChange,
     NotificationSettings,
     PendingEmail,
     TimeZoneSetting,
 )
 from games.engines.records import record_verify
-from games.models import Match, Rating, RatingChange, Seat, TablePhrase
+from games.models import Match, MatchNotice, Rating, RatingChange, Seat, TablePhrase
 from games.services.invitations import rematch_offer
 from games.services.phrases import phrase_say
 from games.services.ratings import ratings_update_due

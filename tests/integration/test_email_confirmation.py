@@ -20,8 +20,8 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts import email_confirmation
-from accounts.models import MatchNotice, PendingEmail
-from games.models import Match
+from accounts.models import PendingEmail
+from games.models import Match, MatchNotice
 from games.tasks import deadline_reminders, turn_mail
 from tests import factories
 

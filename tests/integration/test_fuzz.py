@@ -66,14 +66,22 @@ from accounts.models import (
     DataExport,
     Follow,
     Holiday,
-    MatchNotice,
     NameChange,
     NotificationSettings,
     PendingEmail,
     PushSubscription,
     TimeZoneSetting,
 )
-from games.models import Invitation, Match, Move, Rating, RatingChange, Seat, TablePhrase
+from games.models import (
+    Invitation,
+    Match,
+    MatchNotice,
+    Move,
+    Rating,
+    RatingChange,
+    Seat,
+    TablePhrase,
+)
 from games.services import match_create
 from games.services.invitations import match_challenge_create, rematch_offer
 from tests import factories

@@ -22,9 +22,9 @@ from django.utils import timezone
 
 from accounts.deletion import account_delete
 from accounts.export_build import data_export_request, data_export_write
-from accounts.models import MatchNotice, NotificationSettings, PushSubscription
+from accounts.models import NotificationSettings, PushSubscription
 from games.engines import get_engine
-from games.models import Match
+from games.models import Match, MatchNotice
 from games.selectors.notifications import turn_mails_due
 from games.services import move_submit
 from games.services.notifications import turn_mail_send
