@@ -5,20 +5,43 @@ from typing import Any
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
+from timezone_field import TimeZoneFormField
 
-from accounts import email_confirmation, rename
-from accounts.deleted_names import name_refusal
 from accounts.models import NotificationSettings, TimeZoneSetting
-from accounts.time_zone import DEFAULT_ZONE, zone_field
+from accounts.selectors.time_zone import DEFAULT_ZONE
+from accounts.services import email_confirmation, rename
+from accounts.services.deleted_names import name_refusal
 
 ADDRESS_TAKEN = "Another account uses that address: choose another."
+
+
+def zone_field(
+    *, help_text: str, initial: str | None = None, required: bool = True
+) -> TimeZoneFormField:
+    """A list of the zone database's names; anything else is refused with a message."""
+    return TimeZoneFormField(
+        label="Time zone",
+        initial=initial,
+        required=required,
+        help_text=help_text,
+        error_messages={
+            "required": "Choose a time zone.",
+            "invalid_choice": "That is not a time zone we know: choose one from the list.",
+        },
+    )
+
+
+class TimeZoneForm(forms.Form):
+    """The account page's choice of zone."""
+
+    zone = zone_field(help_text="Every date, deadline and mail shows in this zone.")
 
 
 class RegisterForm(UserCreationForm):
     """Username, e-mail, password twice (Django's validators) and the time zone (the browser's
     suggestion, else UTC). The address is required (it is how a forgotten password comes back,
     and how the site says it is your turn) and is held as pending until the link mailed to it is
-    opened (``accounts.email_confirmation``)."""
+    opened (``accounts.services.email_confirmation``)."""
 
     email = forms.EmailField(
         max_length=254,

@@ -92,7 +92,7 @@ class PushSubscription(models.Model):
 class TimeZoneSetting(models.Model):
     """The zone a person reads times in (an IANA name such as ``Europe/Paris``); a missing row
     means UTC. Suggested by the browser at sign-up, changed on the account page; the session
-    keeps a copy so a request need not read this row (``accounts.time_zone``)."""
+    keeps a copy so a request need not read this row (``accounts.selectors.time_zone``)."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="time_zone_setting"
@@ -107,7 +107,7 @@ class Holiday(models.Model):
     """A person's holiday allowance and the holiday they are on (docs/accounts.md, "Holidays").
 
     The allowance is computed, never swept: ``banked`` days stood at ``banked_at``, and a day
-    is earned every ``accounts.holiday_allowance.EARN_EVERY`` since then, up to the cap. A
+    is earned every ``accounts.selectors.holiday_allowance.EARN_EVERY`` since then, up to the cap. A
     missing row means none banked since the person joined. The person is away while
     ``away_since <= now < away_until``; ``days_taken`` is what the current holiday cost, so
     ending it early gives back the days not yet begun.

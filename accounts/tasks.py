@@ -9,10 +9,10 @@ import logging
 
 from celery import shared_task
 
-from accounts.closure import closed_accounts_due
-from accounts.deletion import account_delete
-from accounts.export_build import data_export_write, data_exports_expire
 from accounts.models import DataExport
+from accounts.services.closure import closed_accounts_due
+from accounts.services.data_export import data_export_write, data_exports_expire
+from accounts.services.deletion import account_delete
 from games import queue
 from games.services.turn_push import turn_push_send
 

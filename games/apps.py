@@ -9,13 +9,13 @@ class GamesConfig(AppConfig):
         # A block declines the invitations pending between the two, in its transaction; a
         # deletion makes the person leave their matches, then forgets their play; an export
         # holds the person's play.
-        from accounts.account_page import section_add
         from accounts.signals import (
             account_deleting,
             account_leaving,
             export_sections,
             person_blocked,
         )
+        from accounts.views.account_page import section_add
         from games.export import export_sections_receiver
         from games.services.invitations import person_blocked_receiver
         from games.services.people import account_deleting_receiver, account_leaving_receiver

@@ -20,8 +20,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Exists, F, OuterRef, Q, Subquery, Window
 from django.db.models.functions import RowNumber
 
-from accounts.closure import hidden_people_on
 from accounts.models import Follow
+from accounts.services.closure import hidden_people_on
 from games.models import Match, Seat
 from games.selectors.access import matches_visible_q
 

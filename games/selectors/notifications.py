@@ -1,7 +1,7 @@
 """Reads about telling people it is their turn: the nav badge's count, and who is due a mail.
 
 The writes and the sending are ``games.services.notifications``; the person's settings (which
-mails they want, unsubscribing) stay with the account, ``accounts.notify``.
+mails they want, unsubscribing) stay with the account, ``accounts.selectors.notify``.
 """
 
 from __future__ import annotations

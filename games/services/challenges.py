@@ -1,14 +1,14 @@
 """Who may challenge whom (docs/invitations.md, "Challenges", and docs/accounts.md, "Friends
 and blocks"): the rule the invitations service applies to a challenge or a rematch offer, and
 that a profile asks before offering its Challenge button. It reads the people's blocks and
-choice (``accounts.relations``) and whether they have played together
+choice (``accounts.selectors.relations``) and whether they have played together
 (``games.selectors.friends``).
 """
 
 from __future__ import annotations
 
 from accounts.models import ChallengeSetting
-from accounts.relations import PairFacts, are_friends, blocked_between, challenge_setting
+from accounts.selectors.relations import PairFacts, are_friends, blocked_between, challenge_setting
 from games.selectors.friends import played_together
 
 Who = ChallengeSetting.Who

@@ -22,7 +22,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from accounts.relations import blocked_between
+from accounts.selectors.relations import blocked_between
 from games.live import publish as live
 from games.models import BotLevel, Invitation, Match, Seat
 from games.services.challenges import challenge_refusal

@@ -16,8 +16,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import PushSubscription
-from accounts.notify import TURN, push_wanted
 from accounts.push_delivery import PushMessage, push_deliver
+from accounts.selectors.notify import TURN, push_wanted
 from games.models import Match, MatchNotice, Seat
 
 

@@ -1,7 +1,7 @@
 """Holidays on the account page (docs/accounts.md, "Holidays"): the section (registered on the
 account page by ``games.apps``) and the two posts, going away until a day and coming back
 early. The writes are ``games.services.holidays``; the arithmetic is
-``accounts.holiday_allowance``; the form is ``games.forms.HolidayForm``."""
+``accounts.selectors.holiday_allowance``; the form is ``games.forms.HolidayForm``."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from accounts.holiday_allowance import CAP, EARN_EVERY, allowance_at, latest_until
 from accounts.models import Holiday
+from accounts.selectors.holiday_allowance import CAP, EARN_EVERY, allowance_at, latest_until
 from games.forms import HolidayForm
 from games.services.errors import Rejected
 from games.services.holidays import holiday_end, holiday_start

@@ -5,8 +5,9 @@ Every action is a plain POST answered by a redirect back (the profile, or the ac
 an unblock made there, or the friends page for a follow back), and for htmx by the profile's
 buttons swapped in place. A refusal (oneself, an account that is gone, across a block, a garbage
 field) is a clear message with its status and changes nothing; a double post changes nothing
-more. The follows and blocks are ``accounts.relations``'; whether the viewer may challenge the
-owner is ``games.services.challenges``'.
+more. The follows and blocks are ``accounts.services.relations``' (read by
+``accounts.selectors.relations``); whether the viewer may challenge the owner is
+``games.services.challenges``'.
 """
 
 from __future__ import annotations
@@ -22,8 +23,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts import relations, rename
-from accounts.closure import hidden_people
+from accounts.errors import AccountRefused
+from accounts.selectors.relations import pair_facts
+from accounts.services import rename
+from accounts.services.closure import hidden_people
+from accounts.services.relations import block_add, block_remove, follow_add, follow_remove
 from games.filters import HistoryFilters, page_number
 from games.presentation.ratings import rating_lines
 from games.presentation.results import form_entries, head_to_head_lines, history_lines
@@ -88,7 +92,7 @@ def profile_actions(*, viewer_id: int, owner: AbstractBaseUser) -> dict[str, Any
     follows the other, whether the viewer blocked them, and whether the viewer may challenge
     them (or the refusal's words). One statement (two when the owner takes challenges only
     from people they have played), however many follows and blocks exist."""
-    facts = relations.pair_facts(viewer_id, owner.pk)
+    facts = pair_facts(viewer_id, owner.pk)
     refusal = challenge_refusal(
         challenger_id=viewer_id, target_id=owner.pk, target_name=owner.get_username(), facts=facts
     )
@@ -109,7 +113,7 @@ def _person(username: str, *, shown_only: bool) -> AbstractBaseUser:
         people = people.exclude(hidden_people())
     found = people.filter(username=username).first()
     if found is None:
-        raise relations.RelationRefused("There is no such player.", status=404)
+        raise AccountRefused("There is no such player.", status=404)
     return found
 
 
@@ -143,22 +147,22 @@ def _act(request: HttpRequest, username: str, action: str) -> HttpResponse:
         owner = _person(username, shown_only=action in ("follow", "block"))
         name = owner.get_username()
         if owner.pk == viewer_id and action in ("unfollow", "unblock"):
-            raise relations.RelationRefused(f"You cannot {action} yourself.", status=400)
+            raise AccountRefused(f"You cannot {action} yourself.", status=400)
         if action == "follow":
-            relations.follow(follower_id=viewer_id, followed_id=owner.pk)
+            follow_add(follower_id=viewer_id, followed_id=owner.pk)
             done = f"You follow {name}."
         elif action == "unfollow":
-            relations.unfollow(follower_id=viewer_id, followed_id=owner.pk)
+            follow_remove(follower_id=viewer_id, followed_id=owner.pk)
             done = f"You no longer follow {name}."
         elif action == "block":
             if request.POST.get("confirm") != "yes":
-                raise relations.RelationRefused("Confirm the block with its button.", status=400)
-            relations.block(blocker_id=viewer_id, blocked_id=owner.pk)
+                raise AccountRefused("Confirm the block with its button.", status=400)
+            block_add(blocker_id=viewer_id, blocked_id=owner.pk)
             done = f"You blocked {name}."
         else:
-            relations.unblock(blocker_id=viewer_id, blocked_id=owner.pk)
+            block_remove(blocker_id=viewer_id, blocked_id=owner.pk)
             done = f"You no longer block {name}."
-    except relations.RelationRefused as refused:
+    except AccountRefused as refused:
         return _answer(request, username, owner, done=refused.message, status=refused.status)
     return _answer(request, owner.get_username(), owner, done=done, status=200)
 

@@ -14,7 +14,6 @@ from axes.models import AccessAttempt
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from accounts.deleted_names import deleted_name
 from accounts.models import (
     AccountClosure,
     Block,
@@ -27,6 +26,7 @@ from accounts.models import (
     PendingEmail,
     TimeZoneSetting,
 )
+from accounts.services.deleted_names import deleted_name
 from games.engines.records import record_verify
 from games.models import Match, MatchNotice, Rating, RatingChange, Seat, TablePhrase
 from games.services.invitations import rematch_offer

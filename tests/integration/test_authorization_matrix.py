@@ -40,8 +40,9 @@ from django.db import transaction
 from django.test import Client
 from django.utils import timezone
 
-from accounts import email_confirmation, notify
-from accounts.export_build import data_export_request, data_export_write
+from accounts.selectors import notify
+from accounts.services import email_confirmation
+from accounts.services.data_export import data_export_request, data_export_write
 from games.engines import get_engine
 from games.models import Invitation, Match
 from games.services.invitations import match_challenge_create

@@ -19,8 +19,8 @@ from django.db import IntegrityError, transaction
 from django.test import Client
 from django.utils import timezone
 
-from accounts import email_confirmation
 from accounts.models import PendingEmail
+from accounts.services import email_confirmation
 from games.models import Match, MatchNotice
 from games.tasks import deadline_reminders, turn_mail
 from tests import factories

@@ -57,8 +57,6 @@ from django.utils.http import urlsafe_base64_encode
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
-from accounts import email_confirmation, notify
-from accounts.export_build import data_export_request, data_export_write
 from accounts.models import (
     AccountClosure,
     Block,
@@ -72,6 +70,9 @@ from accounts.models import (
     PushSubscription,
     TimeZoneSetting,
 )
+from accounts.selectors import notify
+from accounts.services import email_confirmation
+from accounts.services.data_export import data_export_request, data_export_write
 from games.models import (
     Invitation,
     Match,

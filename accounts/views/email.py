@@ -1,5 +1,5 @@
 """The confirmation link's page and sending the link again (docs/accounts.md, "E-mail"); what
-they do is ``accounts.email_confirmation``'s."""
+they do is ``accounts.services.email_confirmation``'s."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts import account_page, email_confirmation, throttling
+from accounts import throttling
+from accounts.services import email_confirmation
+from accounts.views import account_page
 
 TEMPLATE = "accounts/confirm_email.html"
 

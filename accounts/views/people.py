@@ -14,8 +14,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from accounts import relations
 from accounts.models import Block, ChallengeSetting
+from accounts.selectors.relations import challenge_setting
+from accounts.services.relations import challenge_setting_save
 
 # --- The account page's sections ---------------------------------------------------------------
 
@@ -34,7 +35,7 @@ class ChallengeSettingForm(forms.Form):
 
 def challenge_setting_context(request: HttpRequest) -> dict[str, Any]:
     """The section "Who may challenge me": the choice in use and its form."""
-    who = relations.challenge_setting(request.user.pk)
+    who = challenge_setting(request.user.pk)
     return {
         "who": ChallengeSetting.Who(who).label,
         "form": ChallengeSettingForm(initial={"who": who}),
@@ -53,7 +54,7 @@ def challenge_setting_change(request: HttpRequest) -> HttpResponse:
         sections = [(CHALLENGES_SECTION, context)]
         return render(request, "accounts/account.html", {"sections": sections}, status=400)
     who = form.cleaned_data["who"]
-    relations.challenge_setting_save(user_id=request.user.pk, who=who)
+    challenge_setting_save(user_id=request.user.pk, who=who)
     messages.success(request, f"Who may challenge you: {ChallengeSetting.Who(who).label}.")
     return redirect(reverse("account") + "#account-challenges")
 

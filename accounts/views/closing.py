@@ -1,6 +1,6 @@
 """The pages that close or delete one's own account (docs/accounts.md, "Closing and
 deleting"): each a page saying what will happen, confirmed by the password. The writes are
-``accounts.closure`` and ``accounts.deletion``."""
+``accounts.services.closure`` and ``accounts.services.deletion``."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from accounts.closure import CLOSED_DAYS, account_close, reopen_by
-from accounts.deletion import account_delete
+from accounts.services.closure import CLOSED_DAYS, account_close, reopen_by
+from accounts.services.deletion import account_delete
 from accounts.throttling import _in_minutes, _wait
 
 CONFIRM_RATE = "10/h"  # close and delete posts per person: a held session cannot guess on

@@ -23,8 +23,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from accounts import notify, relations
-from accounts.export_files import export_file_name, export_files_delete, export_path
+from accounts.errors import AccountRefused
 from accounts.models import (
     AccountClosure,
     Block,
@@ -36,6 +35,9 @@ from accounts.models import (
     PushSubscription,
     TimeZoneSetting,
 )
+from accounts.selectors import notify
+from accounts.selectors.relations import challenge_setting
+from accounts.services.export_files import export_file_name, export_files_delete, export_path
 from accounts.signals import export_sections
 from games import queue
 
@@ -45,14 +47,6 @@ EXPORT_EVERY = dt.timedelta(days=1)
 EXPORT_DAYS = 7
 FORMAT = "parlour-personal-data"
 FORMAT_VERSION = 1
-
-
-class ExportRefused(Exception):
-    """Another export was asked for too recently; ``message`` says when the next may be."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 def _iso(moment: dt.datetime | None) -> str | None:
@@ -77,16 +71,17 @@ def latest_export(*, user_id: int) -> DataExport | None:
 
 def data_export_request(*, user: AbstractBaseUser) -> DataExport:
     """Ask for a new export of ``user``'s data: a row "preparing", and the worker task sent
-    after the commit. Refused (``ExportRefused``) while the last one is younger than
+    after the commit. Refused (``AccountRefused``, status 429) while the last one is younger than
     ``EXPORT_EVERY``, failed ones aside; the person's row is locked, so a double post makes
     one export."""
     with transaction.atomic():
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         wait_until = next_export_at(latest_export(user_id=user.pk))
         if wait_until is not None:
-            raise ExportRefused(
+            raise AccountRefused(
                 "You asked for your data less than a day ago: you may ask again after "
-                f"{wait_until:%Y-%m-%d %H:%M} UTC."
+                f"{wait_until:%Y-%m-%d %H:%M} UTC.",
+                status=429,
             )
         export = DataExport.objects.create(user_id=user.pk)
         queue.enqueue(queue.DATA_EXPORT, export.pk)
@@ -167,7 +162,7 @@ def _relations(user_id: int) -> dict[str, Any]:
     return {
         "following": list(following.values_list("followed__username", flat=True)),
         "blocked": list(blocking.values_list("blocked__username", flat=True)),
-        "challenges_from": relations.challenge_setting(user_id),
+        "challenges_from": challenge_setting(user_id),
     }
 
 

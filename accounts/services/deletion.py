@@ -1,11 +1,12 @@
 """Deleting an account (docs/accounts.md, "Closing and deleting").
 
 The user row stays, because matches keep their seats (``Seat.user`` and ``Match.created_by``
-protect it), and it is anonymised: named "deleted player N" (``accounts.deleted_names``), no
-e-mail, no usable password, inactive. ``account_leaving`` is sent first, outside any transaction
-(``games`` makes the person leave every match still going); then everything else that is theirs
-goes in one transaction, in which ``account_deleting`` is sent (``games`` removes or renames the
-rows about their play and bumps the versions of the matches they sat at).
+protect it), and it is anonymised: named "deleted player N"
+(``accounts.services.deleted_names``), no e-mail, no usable password, inactive.
+``account_leaving`` is sent first, outside any transaction (``games`` makes the person leave
+every match still going); then everything else that is theirs goes in one transaction, in which
+``account_deleting`` is sent (``games`` removes or renames the rows about their play and bumps
+the versions of the matches they sat at).
 """
 
 from __future__ import annotations
@@ -20,9 +21,6 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.db.models import Q
 
-from accounts.closure import sessions_end
-from accounts.deleted_names import deleted_name
-from accounts.export_files import export_files_delete
 from accounts.models import (
     AccountClosure,
     Block,
@@ -36,6 +34,9 @@ from accounts.models import (
     PushSubscription,
     TimeZoneSetting,
 )
+from accounts.services.closure import sessions_end
+from accounts.services.deleted_names import deleted_name
+from accounts.services.export_files import export_files_delete
 from accounts.signals import account_deleting, account_leaving
 
 logger = logging.getLogger(__name__)

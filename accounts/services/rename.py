@@ -21,8 +21,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from accounts.deleted_names import name_refusal
 from accounts.models import NameChange
+from accounts.services.deleted_names import name_refusal
 
 RENAME_EVERY = timedelta(days=30)
 NAME_HELD = timedelta(days=90)

@@ -18,10 +18,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from accounts import email_confirmation, notify, people, rename, time_zone
-from accounts.closing import closing_context
-from accounts.data_export import data_context
 from accounts.models import NotificationSettings
+from accounts.selectors import notify
+from accounts.services import email_confirmation, rename
+from accounts.views import people, time_zone
+from accounts.views.closing import closing_context
+from accounts.views.data_export import data_context
 
 
 @dataclass(frozen=True)
