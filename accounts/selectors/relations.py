@@ -46,6 +46,16 @@ def blocked_with_any(user_id: int, other_ids: set[int]) -> bool:
     ).exists()
 
 
+def blocked_names(user_id: int) -> list[str]:
+    """The names of those the person blocked, newest block first (one query)."""
+    names = (
+        Block.objects.filter(blocker_id=user_id)
+        .order_by("-pk")
+        .values_list("blocked__username", flat=True)
+    )
+    return list(names)
+
+
 def has_blocked(blocker_id: int, blocked_id: int) -> bool:
     """Whether ``blocker_id`` blocked ``blocked_id`` (one direction: for the profile's button)."""
     return Block.objects.filter(blocker_id=blocker_id, blocked_id=blocked_id).exists()

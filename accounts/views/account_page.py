@@ -18,9 +18,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from accounts.forms import RenameForm
 from accounts.models import NotificationSettings
 from accounts.selectors import notify
-from accounts.services import email_confirmation, rename
+from accounts.selectors.names import next_change_at
+from accounts.services import email_confirmation
 from accounts.views import people, time_zone
 from accounts.views.closing import closing_context
 from accounts.views.data_export import data_context
@@ -43,8 +45,8 @@ def identity_context(request: HttpRequest) -> dict[str, Any]:
         "username": request.user.get_username(),
         "email": request.user.email,
         "pending": email_confirmation.pending_address(request.user.pk),
-        "next_rename": rename.next_change_at(request.user.pk),
-        "rename_form": rename.RenameForm(user=request.user),
+        "next_rename": next_change_at(request.user.pk),
+        "rename_form": RenameForm(user=request.user),
     }
 
 

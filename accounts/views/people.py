@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -14,23 +13,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from accounts.models import Block, ChallengeSetting
-from accounts.selectors.relations import challenge_setting
+from accounts.forms import ChallengeSettingForm
+from accounts.models import ChallengeSetting
+from accounts.selectors.relations import blocked_names, challenge_setting
 from accounts.services.relations import challenge_setting_save
-
-# --- The account page's sections ---------------------------------------------------------------
-
-
-class ChallengeSettingForm(forms.Form):
-    who = forms.ChoiceField(
-        label="Who may challenge me",
-        choices=ChallengeSetting.Who.choices,
-        widget=forms.RadioSelect,
-        error_messages={
-            "required": "Choose who may challenge you.",
-            "invalid_choice": "Choose one of the offered answers.",
-        },
-    )
 
 
 def challenge_setting_context(request: HttpRequest) -> dict[str, Any]:
@@ -66,9 +52,4 @@ BLOCKED_SECTION = "accounts/account/_blocked.html"
 def blocked_context(request: HttpRequest) -> dict[str, Any]:
     """The section "Blocked people": those the person blocked, newest first, each with Unblock
     (one query)."""
-    names = (
-        Block.objects.filter(blocker_id=request.user.pk)
-        .order_by("-pk")
-        .values_list("blocked__username", flat=True)
-    )
-    return {"blocked": list(names)}
+    return {"blocked": blocked_names(request.user.pk)}

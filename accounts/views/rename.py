@@ -1,5 +1,6 @@
 """Changing one's name from the account page, and following an old name to the person's
-profile (docs/accounts.md, "Your name"); the rules are ``accounts.services.rename``'s."""
+profile (docs/accounts.md, "Your name"); the rules are ``accounts.forms.RenameForm``'s and
+``accounts.services.rename``'s."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
-from accounts.services.rename import RenameForm
+from accounts.forms import RenameForm
 from accounts.views import account_page
 
 

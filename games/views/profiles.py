@@ -24,8 +24,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.errors import AccountRefused
+from accounts.selectors.names import held_for
 from accounts.selectors.relations import pair_facts
-from accounts.services import rename
 from accounts.services.closure import hidden_people
 from accounts.services.relations import block_add, block_remove, follow_add, follow_remove
 from games.filters import HistoryFilters, page_number
@@ -50,7 +50,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     shown = get_user_model().objects.exclude(hidden_people())
     owner = shown.filter(username=username).first()
     if owner is None:
-        holder = rename.held_for(username)
+        holder = held_for(username)
         if holder is None:
             raise Http404("No such player.")
         # A name given up recently: its profile is the person's under their current name.
