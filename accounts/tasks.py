@@ -10,7 +10,7 @@ import logging
 from celery import shared_task
 
 from accounts.models import DataExport
-from accounts.services.closure import closed_accounts_due
+from accounts.selectors.closure import closed_accounts_due
 from accounts.services.data_export import data_export_write, data_exports_expire
 from accounts.services.deletion import account_delete
 from games import queue

@@ -16,7 +16,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from accounts.forms import PasswordConfirmForm
-from accounts.services.closure import CLOSED_DAYS, account_close, reopen_by
+from accounts.selectors.closure import CLOSED_DAYS, reopen_by
+from accounts.services.closure import account_close
 from accounts.services.deletion import account_delete
 from accounts.throttling import _in_minutes, _wait
 

@@ -17,8 +17,9 @@ from django.views.decorators.http import require_http_methods
 from accounts import throttling
 from accounts.forms import EmailAddressForm, NotificationSettingsForm
 from accounts.selectors import notify
+from accounts.selectors.push_devices import devices_of, push_device_lines
 from accounts.services import email_confirmation
-from accounts.services.push_devices import devices_of, push_device_lines
+from accounts.services.notify import unsubscribe_apply
 from accounts.views.register import CONFIRM_NOT_SENT
 
 EMAIL_FORM = "email"  # the ``form`` value of the address's form; any other POST is the boxes'
@@ -105,7 +106,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, "accounts/unsubscribe.html", {"invalid": True}, status=400)
     context = {"kind": target.kind, "token": token, "done": False}
     if request.method == "POST":
-        if not notify.unsubscribe_apply(target):
+        if not unsubscribe_apply(target):
             return render(request, "accounts/unsubscribe.html", {"invalid": True}, status=400)
         context["done"] = True
     return render(request, "accounts/unsubscribe.html", context)

@@ -21,7 +21,7 @@ from django.db.models import Exists, F, OuterRef, Q, Subquery, Window
 from django.db.models.functions import RowNumber
 
 from accounts.models import Follow
-from accounts.services.closure import hidden_people_on
+from accounts.selectors.closure import hidden_people_on
 from games.models import Match, Seat
 from games.selectors.access import matches_visible_q
 

@@ -24,9 +24,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.errors import AccountRefused
+from accounts.selectors.closure import hidden_people
 from accounts.selectors.names import held_for
 from accounts.selectors.relations import pair_facts
-from accounts.services.closure import hidden_people
 from accounts.services.relations import block_add, block_remove, follow_add, follow_remove
 from games.filters import HistoryFilters, page_number
 from games.presentation.ratings import rating_lines
