@@ -12,10 +12,15 @@ from timezone_field import TimeZoneFormField
 
 from accounts.errors import AccountRefused
 from accounts.models import ChallengeSetting, NotificationSettings, TimeZoneSetting
+from accounts.selectors.email_confirmation import address_confirmed_elsewhere
 from accounts.selectors.names import held_for, name_unavailable, next_change_at
 from accounts.selectors.time_zone import DEFAULT_ZONE
-from accounts.services import email_confirmation
 from accounts.services.deleted_names import name_refusal
+from accounts.services.email_confirmation import (
+    email_ask,
+    email_pending_forget,
+    email_pending_hold,
+)
 from accounts.services.rename import STALE_PAGE, TAKEN, name_change
 
 ADDRESS_TAKEN = "Another account uses that address: choose another."
@@ -84,19 +89,19 @@ class RegisterForm(UserCreationForm):
 
     def clean_email(self) -> str:
         email = User.objects.normalize_email(self.cleaned_data["email"])
-        if email_confirmation.address_confirmed_elsewhere(email, user_id=None):
+        if address_confirmed_elsewhere(email, user_id=None):
             raise forms.ValidationError(ADDRESS_TAKEN)
         return email
 
     def save(self, commit: bool = True) -> User:
         """The account, its address pending (never in ``User.email`` before confirmation; the
-        caller mails the link, ``email_confirmation.send_link``), and its time zone (so signing
+        caller mails the link, ``email_link_send``), and its time zone (so signing
         in puts that zone in the session)."""
         user = super().save(commit=False)
         user.email = ""
         if commit:
             user.save()
-            email_confirmation.hold(user, self.cleaned_data["email"])
+            email_pending_hold(user, email=self.cleaned_data["email"])
             zone = self.cleaned_data["time_zone"] or DEFAULT_ZONE
             TimeZoneSetting.objects.create(user=user, zone=zone)
         return user
@@ -132,7 +137,7 @@ class EmailAddressForm(forms.Form):
 
     def clean_email(self) -> str:
         email = User.objects.normalize_email(self.cleaned_data["email"])
-        if email_confirmation.address_confirmed_elsewhere(email, user_id=self.user.pk):
+        if address_confirmed_elsewhere(email, user_id=self.user.pk):
             raise forms.ValidationError(ADDRESS_TAKEN)
         return email
 
@@ -144,9 +149,9 @@ class EmailAddressForm(forms.Form):
         """Hold the address and mail its link (``False`` when the mail failed); the confirmed
         address posted again instead just drops any pending one."""
         if self.is_confirmed_already():
-            email_confirmation.forget_pending(self.user.pk)
+            email_pending_forget(self.user.pk)
             return True
-        return email_confirmation.ask(self.user, self.cleaned_data["email"])
+        return email_ask(self.user, email=self.cleaned_data["email"])
 
 
 class NotificationSettingsForm(forms.ModelForm):

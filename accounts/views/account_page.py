@@ -21,8 +21,8 @@ from django.views.decorators.http import require_GET
 from accounts.forms import RenameForm
 from accounts.models import NotificationSettings
 from accounts.selectors import notify
+from accounts.selectors.email_confirmation import pending_address
 from accounts.selectors.names import next_change_at
-from accounts.services import email_confirmation
 from accounts.views import people, time_zone
 from accounts.views.closing import closing_context
 from accounts.views.data_export import data_context
@@ -44,7 +44,7 @@ def identity_context(request: HttpRequest) -> dict[str, Any]:
     return {
         "username": request.user.get_username(),
         "email": request.user.email,
-        "pending": email_confirmation.pending_address(request.user.pk),
+        "pending": pending_address(request.user.pk),
         "next_rename": next_change_at(request.user.pk),
         "rename_form": RenameForm(user=request.user),
     }

@@ -17,8 +17,8 @@ from django.views.decorators.http import require_http_methods
 from accounts import throttling
 from accounts.forms import EmailAddressForm, NotificationSettingsForm
 from accounts.selectors import notify
+from accounts.selectors.email_confirmation import pending_address
 from accounts.selectors.push_devices import devices_of, push_device_lines
-from accounts.services import email_confirmation
 from accounts.services.notify import unsubscribe_apply
 from accounts.views.register import CONFIRM_NOT_SENT
 
@@ -43,7 +43,7 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
         "form": form,
         "email_form": email_form,
         "has_email": bool(request.user.email),
-        "pending": email_confirmation.pending_address(request.user.pk),
+        "pending": pending_address(request.user.pk),
         "devices": push_device_lines(devices_of(request.user.pk)),
         "vapid_public_key": settings.PARLOUR_VAPID_PUBLIC_KEY,
     }

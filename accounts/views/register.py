@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods
 
 from accounts import throttling
 from accounts.forms import RegisterForm
-from accounts.services import email_confirmation
+from accounts.services.email_confirmation import email_link_send
 
 
 @never_cache  # a refused form may carry the passwords typed: no cache or history keeps it
@@ -39,7 +39,7 @@ def register(request: HttpRequest) -> HttpResponse:
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         email = form.cleaned_data["email"]
-        sent = email_confirmation.send_link(user, email)
+        sent = email_link_send(user, email=email)
         messages.success(request, f"Welcome to Parlour, {user.username}.")
         if sent:
             messages.info(request, f"We mailed a link to {email}: open it to confirm the address.")

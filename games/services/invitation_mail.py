@@ -13,9 +13,9 @@ from django.core.mail import EmailMultiAlternatives
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.selectors.email_confirmation import confirmed_address
 from accounts.selectors.notify import INVITATION, unsubscribe_url, wants
 from accounts.selectors.time_zone import zone_of
-from accounts.services.email_confirmation import confirmed_address
 from games import queue
 from games.models import Invitation
 from games.services.notifications import one_click_mail

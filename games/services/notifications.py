@@ -30,9 +30,9 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.selectors.email_confirmation import confirmed_address
 from accounts.selectors.notify import DEADLINE, TURN, unsubscribe_url, wants
 from accounts.selectors.time_zone import zone_of
-from accounts.services.email_confirmation import confirmed_address
 from games import queue
 from games.models import Match, MatchNotice, Seat
 

@@ -71,8 +71,9 @@ from accounts.models import (
     TimeZoneSetting,
 )
 from accounts.selectors import notify
-from accounts.services import email_confirmation
+from accounts.selectors.email_confirmation import confirm_token
 from accounts.services.data_export import data_export_request, data_export_write
+from accounts.services.email_confirmation import email_pending_hold
 from games.models import (
     Invitation,
     Match,
@@ -257,12 +258,12 @@ ROLES = ("anonymous", "ann", "bea", "cal", "staff")
 def _confirmation_links(ann: Any, bea: Any) -> list[str]:
     """ann waits to confirm a new address, bea one that ann has confirmed already: their links,
     and one for an address no one waits for."""
-    email_confirmation.hold(ann, "ann.new@example.org")
-    email_confirmation.hold(bea, ann.email.upper())
+    email_pending_hold(ann, email="ann.new@example.org")
+    email_pending_hold(bea, email=ann.email.upper())
     return [
-        email_confirmation.confirm_token(ann.pk, "ann.new@example.org"),
-        email_confirmation.confirm_token(bea.pk, ann.email.upper()),
-        email_confirmation.confirm_token(bea.pk, "never@example.org"),
+        confirm_token(ann.pk, "ann.new@example.org"),
+        confirm_token(bea.pk, ann.email.upper()),
+        confirm_token(bea.pk, "never@example.org"),
     ]
 
 
