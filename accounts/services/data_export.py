@@ -36,6 +36,7 @@ from accounts.models import (
     TimeZoneSetting,
 )
 from accounts.selectors import notify
+from accounts.selectors.data_export import EXPORT_DAYS, latest_export, next_export_at
 from accounts.selectors.relations import challenge_setting
 from accounts.services.export_files import export_file_name, export_files_delete, export_path
 from accounts.signals import export_sections
@@ -43,30 +44,12 @@ from games import queue
 
 logger = logging.getLogger(__name__)
 
-EXPORT_EVERY = dt.timedelta(days=1)
-EXPORT_DAYS = 7
 FORMAT = "parlour-personal-data"
 FORMAT_VERSION = 1
 
 
 def _iso(moment: dt.datetime | None) -> str | None:
     return None if moment is None else moment.astimezone(dt.UTC).isoformat()
-
-
-def next_export_at(export: DataExport | None) -> dt.datetime | None:
-    """When the person may ask again after ``export`` (``None``: now)."""
-    if export is None or export.status == DataExport.Status.FAILED:
-        return None
-    at = export.created_at + EXPORT_EVERY
-    return at if at > timezone.now() else None
-
-
-def expires_at(export: DataExport) -> dt.datetime:
-    return export.created_at + dt.timedelta(days=EXPORT_DAYS)
-
-
-def latest_export(*, user_id: int) -> DataExport | None:
-    return DataExport.objects.filter(user_id=user_id).order_by("-created_at", "-pk").first()
 
 
 def data_export_request(*, user: AbstractBaseUser) -> DataExport:

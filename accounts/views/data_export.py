@@ -15,13 +15,14 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.errors import AccountRefused
 from accounts.models import DataExport
-from accounts.services.data_export import (
+from accounts.selectors.data_export import (
     EXPORT_DAYS,
-    data_export_request,
     expires_at,
     latest_export,
     next_export_at,
+    ready_export,
 )
+from accounts.services.data_export import data_export_request
 from accounts.services.export_files import export_path
 
 SECTION = "accounts/account/_data.html"
@@ -72,9 +73,7 @@ def data_export(request: HttpRequest) -> HttpResponse:
 @require_GET
 def data_export_download(request: HttpRequest, pk: int) -> FileResponse:
     """The export's file, to its owner only, while it is kept."""
-    export = DataExport.objects.filter(
-        pk=pk, user_id=request.user.pk, status=DataExport.Status.READY
-    ).first()
+    export = ready_export(export_id=pk, user_id=request.user.pk)
     if export is None:
         raise Http404("No such export.")
     path = export_path(export.file_name)

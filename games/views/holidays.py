@@ -16,8 +16,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from accounts.models import Holiday
 from accounts.selectors.holiday_allowance import CAP, EARN_EVERY, allowance_at, latest_until
+from accounts.selectors.holidays import holiday_of
 from games.forms import HolidayForm
 from games.services.errors import Rejected
 from games.services.holidays import holiday_end, holiday_start
@@ -29,9 +29,7 @@ def holiday_context(request: HttpRequest, form: HolidayForm | None = None) -> di
     """The allowance now, the holiday the person is on (if any) and the form to go away."""
     now = timezone.now()
     today = timezone.localdate(now)
-    row = Holiday.objects.filter(user_id=request.user.pk).first()
-    if row is None:
-        row = Holiday(user_id=request.user.pk, banked=0, banked_at=request.user.date_joined)
+    row = holiday_of(request.user)
     allowance = allowance_at(banked=row.banked, banked_at=row.banked_at, now=now)
     away = (
         row.away_since is not None
