@@ -3,22 +3,56 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AbstractBaseUser, User
+from django.db import IntegrityError
+from django.utils import timezone
+from timezone_field import TimeZoneFormField
 
-from accounts import email_confirmation, rename
-from accounts.deleted_names import name_refusal
-from accounts.models import NotificationSettings, TimeZoneSetting
-from accounts.time_zone import DEFAULT_ZONE, zone_field
+from accounts.errors import AccountRefused
+from accounts.models import ChallengeSetting, NotificationSettings, TimeZoneSetting
+from accounts.selectors.email_confirmation import address_confirmed_elsewhere
+from accounts.selectors.names import held_for, name_unavailable, next_change_at
+from accounts.selectors.time_zone import DEFAULT_ZONE
+from accounts.services.deleted_names import name_refusal
+from accounts.services.email_confirmation import (
+    email_ask,
+    email_pending_forget,
+    email_pending_hold,
+)
+from accounts.services.rename import STALE_PAGE, TAKEN, name_change
 
 ADDRESS_TAKEN = "Another account uses that address: choose another."
+
+
+def zone_field(
+    *, help_text: str, initial: str | None = None, required: bool = True
+) -> TimeZoneFormField:
+    """A list of the zone database's names; anything else is refused with a message."""
+    return TimeZoneFormField(
+        label="Time zone",
+        initial=initial,
+        required=required,
+        help_text=help_text,
+        error_messages={
+            "required": "Choose a time zone.",
+            "invalid_choice": "That is not a time zone we know: choose one from the list.",
+        },
+    )
+
+
+class TimeZoneForm(forms.Form):
+    """The account page's choice of zone."""
+
+    zone = zone_field(help_text="Every date, deadline and mail shows in this zone.")
 
 
 class RegisterForm(UserCreationForm):
     """Username, e-mail, password twice (Django's validators) and the time zone (the browser's
     suggestion, else UTC). The address is required (it is how a forgotten password comes back,
     and how the site says it is your turn) and is held as pending until the link mailed to it is
-    opened (``accounts.email_confirmation``)."""
+    opened (``accounts.services.email_confirmation``)."""
 
     email = forms.EmailField(
         max_length=254,
@@ -43,11 +77,11 @@ class RegisterForm(UserCreationForm):
 
     def clean_username(self) -> str:
         """Django's checks (one account per name, whatever its case), and a name given up by
-        someone within ``rename.NAME_HELD`` is not free yet, nor one in the shape kept for
-        deleted accounts."""
+        someone within ``accounts.selectors.names.NAME_HELD`` is not free yet, nor one in the
+        shape kept for deleted accounts."""
         username = super().clean_username()
-        if rename.held_for(username) is not None:
-            raise forms.ValidationError(rename.TAKEN)
+        if held_for(username) is not None:
+            raise forms.ValidationError(TAKEN)
         refusal = name_refusal(username)  # the shape kept for deleted accounts
         if refusal is not None:
             raise forms.ValidationError(refusal)
@@ -55,19 +89,19 @@ class RegisterForm(UserCreationForm):
 
     def clean_email(self) -> str:
         email = User.objects.normalize_email(self.cleaned_data["email"])
-        if email_confirmation.address_confirmed_elsewhere(email, user_id=None):
+        if address_confirmed_elsewhere(email, user_id=None):
             raise forms.ValidationError(ADDRESS_TAKEN)
         return email
 
     def save(self, commit: bool = True) -> User:
         """The account, its address pending (never in ``User.email`` before confirmation; the
-        caller mails the link, ``email_confirmation.send_link``), and its time zone (so signing
+        caller mails the link, ``email_link_send``), and its time zone (so signing
         in puts that zone in the session)."""
         user = super().save(commit=False)
         user.email = ""
         if commit:
             user.save()
-            email_confirmation.hold(user, self.cleaned_data["email"])
+            email_pending_hold(user, email=self.cleaned_data["email"])
             zone = self.cleaned_data["time_zone"] or DEFAULT_ZONE
             TimeZoneSetting.objects.create(user=user, zone=zone)
         return user
@@ -103,7 +137,7 @@ class EmailAddressForm(forms.Form):
 
     def clean_email(self) -> str:
         email = User.objects.normalize_email(self.cleaned_data["email"])
-        if email_confirmation.address_confirmed_elsewhere(email, user_id=self.user.pk):
+        if address_confirmed_elsewhere(email, user_id=self.user.pk):
             raise forms.ValidationError(ADDRESS_TAKEN)
         return email
 
@@ -115,9 +149,9 @@ class EmailAddressForm(forms.Form):
         """Hold the address and mail its link (``False`` when the mail failed); the confirmed
         address posted again instead just drops any pending one."""
         if self.is_confirmed_already():
-            email_confirmation.forget_pending(self.user.pk)
+            email_pending_forget(self.user.pk)
             return True
-        return email_confirmation.ask(self.user, self.cleaned_data["email"])
+        return email_ask(self.user, email=self.cleaned_data["email"])
 
 
 class NotificationSettingsForm(forms.ModelForm):
@@ -135,3 +169,115 @@ class NotificationSettingsForm(forms.ModelForm):
             "notice_finished",
             "mute_phrases",
         )
+
+
+class RenameForm(forms.Form):
+    """The new name, confirmed by the password; ``current`` is the name the page showed, so a
+    page left open across a change (or a second click) is refused rather than applied again."""
+
+    new_name = forms.CharField(
+        label="New name",
+        max_length=150,
+        help_text="Letters, digits and @/./+/-/_ only; once every 30 days.",
+    )
+    password = forms.CharField(
+        label="Your password",
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        strip=False,
+    )
+    current = forms.CharField(
+        widget=forms.HiddenInput,
+        max_length=150,
+        error_messages={"required": STALE_PAGE, "max_length": STALE_PAGE},
+    )
+
+    def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
+        # Its own ids: other sections of the account page ask for the password too.
+        kwargs.setdefault("auto_id", "rename-%s")
+        super().__init__(*args, **kwargs)
+        self.user = user
+        self.fields["new_name"].validators.append(get_user_model().username_validator)
+        self.fields["current"].initial = user.get_username()
+
+    def clean_new_name(self) -> str:
+        name = self.cleaned_data["new_name"]
+        if name == self.user.get_username():
+            raise forms.ValidationError("That is your name already.")
+        if name_unavailable(name, user_id=self.user.pk):
+            raise forms.ValidationError(TAKEN)
+        refusal = name_refusal(name)  # the shape kept for deleted accounts
+        if refusal is not None:
+            raise forms.ValidationError(refusal)
+        return name
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError("That is not your password.")
+        return password
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if cleaned.get("current") not in (None, self.user.get_username()):
+            raise forms.ValidationError(
+                "Your name has changed since this page was shown: nothing was changed."
+            )
+        allowed = next_change_at(self.user.pk)
+        if allowed is not None:
+            raise forms.ValidationError(
+                f"You changed your name less than 30 days ago: the next change is allowed "
+                f"from {timezone.localtime(allowed):%d %B %Y, %H:%M} "
+                f"({timezone.get_current_timezone_name()})."
+            )
+        return cleaned
+
+    def save(self) -> bool:
+        """Rename (``accounts.services.rename.name_change``); ``False`` (with the form's error)
+        when a rename racing this one got there first: the name taken meanwhile, or this
+        person's own other rename."""
+        name = self.cleaned_data["new_name"]
+        try:
+            name_change(self.user, name=name, current=self.cleaned_data["current"])
+        except AccountRefused as raced:
+            self.add_error(None, raced.message)
+            return False
+        except IntegrityError:
+            self.add_error("new_name", TAKEN)  # the same name, registered or renamed meanwhile
+            return False
+        self.user.username = name
+        return True
+
+
+class PasswordConfirmForm(forms.Form):
+    """The person's current password, to confirm an action on their account."""
+
+    password = forms.CharField(
+        label="Your password",
+        strip=False,
+        max_length=4096,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError("That is not your password: nothing was changed.")
+        return password
+
+
+class ChallengeSettingForm(forms.Form):
+    """The account page's "Who may challenge me" choice."""
+
+    who = forms.ChoiceField(
+        label="Who may challenge me",
+        choices=ChallengeSetting.Who.choices,
+        widget=forms.RadioSelect,
+        error_messages={
+            "required": "Choose who may challenge you.",
+            "invalid_choice": "Choose one of the offered answers.",
+        },
+    )

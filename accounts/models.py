@@ -66,29 +66,6 @@ class NotificationSettings(models.Model):
         return f"notification settings of user {self.user_id}"
 
 
-class MatchNotice(models.Model):
-    """One person's notices about one match: seen, turn mail and deadline reminder times."""
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="match_notices"
-    )
-    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="notices")
-    seen_at = models.DateTimeField(null=True, blank=True)
-    turn_mailed_at = models.DateTimeField(null=True, blank=True)
-    deadline_mailed_at = models.DateTimeField(null=True, blank=True)
-    # When a turn push last reached one of the person's devices (once per turn; the turn mail
-    # then waits longer: docs/notifications.md, "How push and mail share the work").
-    turn_pushed_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["user", "match"], name="matchnotice_unique_user_match")
-        ]
-
-    def __str__(self) -> str:
-        return f"notices of user {self.user_id} about match {self.match_id}"
-
-
 class PushSubscription(models.Model):
     """One device (a browser's push subscription) that gets the person's turn pushes
     (docs/notifications.md, "Web push"): where to send, the keys to encrypt for it, and what
@@ -115,7 +92,7 @@ class PushSubscription(models.Model):
 class TimeZoneSetting(models.Model):
     """The zone a person reads times in (an IANA name such as ``Europe/Paris``); a missing row
     means UTC. Suggested by the browser at sign-up, changed on the account page; the session
-    keeps a copy so a request need not read this row (``accounts.time_zone``)."""
+    keeps a copy so a request need not read this row (``accounts.selectors.time_zone``)."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="time_zone_setting"
@@ -130,7 +107,7 @@ class Holiday(models.Model):
     """A person's holiday allowance and the holiday they are on (docs/accounts.md, "Holidays").
 
     The allowance is computed, never swept: ``banked`` days stood at ``banked_at``, and a day
-    is earned every ``accounts.holiday_allowance.EARN_EVERY`` since then, up to the cap. A
+    is earned every ``accounts.selectors.holiday_allowance.EARN_EVERY`` since then, up to the cap. A
     missing row means none banked since the person joined. The person is away while
     ``away_since <= now < away_until``; ``days_taken`` is what the current holiday cost, so
     ending it early gives back the days not yet begun.

@@ -9,10 +9,10 @@ import logging
 
 from celery import shared_task
 
-from accounts.closure import closed_accounts_due
-from accounts.deletion import account_delete
-from accounts.export_build import data_export_write, data_exports_expire
 from accounts.models import DataExport
+from accounts.selectors.closure import closed_accounts_due
+from accounts.services.data_export import data_export_write, data_exports_expire
+from accounts.services.deletion import account_delete
 from games import queue
 
 logger = logging.getLogger(__name__)

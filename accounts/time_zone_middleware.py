@@ -15,7 +15,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
-from accounts.time_zone import SESSION_KEY, zone_named, zone_of
+from accounts.selectors.time_zone import SESSION_KEY, zone_named, zone_of
 
 
 class ReaderTimeZoneMiddleware:

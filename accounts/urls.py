@@ -1,55 +1,46 @@
 from django.urls import include, path
 
-from accounts import (
+from accounts.views import (
     account_page,
     closing,
     data_export,
-    email_views,
-    holidays,
+    email,
+    notifications,
     people,
-    push_views,
-    rename_views,
+    profiles,
+    push,
+    register,
+    rename,
     time_zone,
-    views,
 )
 
+# ``games.urls.account_urlpatterns`` (the badge, holidays) are mounted at /accounts/ too, ahead
+# of these (config/urls.py): the last route here takes any name.
 urlpatterns = [
     path("", account_page.account, name="account"),
-    path("register/", views.register, name="register"),
-    path("profile/", views.profile_self, name="profile_self"),
-    path("notifications/", views.notification_settings, name="notification_settings"),
-    path("notifications/devices/", push_views.push_subscribe, name="push_subscribe"),
+    path("register/", register.register, name="register"),
+    path("profile/", profiles.profile_self, name="profile_self"),
+    path("notifications/", notifications.notification_settings, name="notification_settings"),
+    path("notifications/devices/", push.push_subscribe, name="push_subscribe"),
     path(
         "notifications/devices/<int:pk>/remove/",
-        push_views.push_device_remove,
+        push.push_device_remove,
         name="push_device_remove",
     ),
     path("challenges/", people.challenge_setting_change, name="challenge_setting"),
     path("time-zone/", time_zone.time_zone_change, name="time_zone"),
-    path("badge/", views.badge, name="turn_badge"),
-    path("holiday/", holidays.holiday_go, name="holiday_go"),
-    path("holiday/end/", holidays.holiday_return, name="holiday_return"),
-    path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
-    path("email/confirm/<str:token>/", email_views.email_confirm, name="email_confirm"),
-    path("email/resend/", email_views.email_resend, name="email_resend"),
-    path("name/", rename_views.rename, name="rename"),
+    path("unsubscribe/<str:token>/", notifications.unsubscribe, name="unsubscribe"),
+    path("email/confirm/<str:token>/", email.email_confirm, name="email_confirm"),
+    path("email/resend/", email.email_resend, name="email_resend"),
+    path("name/", rename.rename, name="rename"),
     path("close/", closing.account_close_page, name="account_close"),
     path("delete/", closing.account_delete_page, name="account_delete"),
     path("data/", data_export.data_export, name="data_export"),
     path("data/<int:pk>/", data_export.data_export_download, name="data_export_download"),
     # Ahead of Django's own password_reset/ (below): the same view, throttled.
-    path("password_reset/", views.ThrottledPasswordResetView.as_view(), name="password_reset"),
+    path("password_reset/", register.ThrottledPasswordResetView.as_view(), name="password_reset"),
     # login/, logout/, password_change/, password_reset/, reset/<uidb64>/<token>/ ...
     path("", include("django.contrib.auth.urls")),
     # Profiles lived here before /players/<username>/: old links still arrive.
-    path("<str:username>/", views.profile_moved, name="profile_moved"),
-]
-
-# Mounted at /players/ by config/urls.py.
-player_urlpatterns = [
-    path("<str:username>/", views.profile, name="profile"),
-    path("<str:username>/follow/", people.person_follow, name="person_follow"),
-    path("<str:username>/unfollow/", people.person_unfollow, name="person_unfollow"),
-    path("<str:username>/block/", people.person_block, name="person_block"),
-    path("<str:username>/unblock/", people.person_unblock, name="person_unblock"),
+    path("<str:username>/", profiles.profile_moved, name="profile_moved"),
 ]

@@ -101,7 +101,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "accounts.context_processors.notice_badge",
+                "games.context_processors.notice_badge",
                 "games.context_processors.parlour_games",
                 "games.context_processors.parlour_live",
             ],

@@ -1,13 +1,14 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from accounts.friends import friends_page
-from accounts.urls import player_urlpatterns
 from games.live.stream import live_stream
 from games.push import app_shell
+from games.urls import account_urlpatterns, player_urlpatterns
+from games.views.friends import friends_page
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("accounts/", include(account_urlpatterns)),  # the badge, holidays: games' own
     path("accounts/", include("accounts.urls")),
     path("players/", include(player_urlpatterns)),
     path("friends/", friends_page, name="friends"),

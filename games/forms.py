@@ -235,3 +235,16 @@ class PhraseForm(forms.Form):
     """A table phrase by its key (docs/phrases.md); the service checks it is on the list."""
 
     phrase = forms.CharField(max_length=30)
+
+
+class HolidayForm(forms.Form):
+    """The last day of a holiday (docs/accounts.md, "Holidays"): ``games.views.holidays``."""
+
+    until = forms.DateField(
+        label="Away until the end of",
+        widget=forms.DateInput(attrs={"type": "date"}),
+        error_messages={
+            "required": "Choose the last day of your holiday.",
+            "invalid": "Enter the last day of your holiday as a date (2026-12-24).",
+        },
+    )

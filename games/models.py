@@ -511,3 +511,28 @@ class TablePhrase(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key!r} by seat {self.seat} of match {self.match_id}"
+
+
+class MatchNotice(models.Model):
+    """One person's notices about one match: seen, turn mail and deadline reminder times.
+    Its table kept the name it had in ``accounts`` (a state-only move: games 0013)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="match_notices"
+    )
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="notices")
+    seen_at = models.DateTimeField(null=True, blank=True)
+    turn_mailed_at = models.DateTimeField(null=True, blank=True)
+    deadline_mailed_at = models.DateTimeField(null=True, blank=True)
+    # When a turn push last reached one of the person's devices (once per turn; the turn mail
+    # then waits longer: docs/notifications.md, "How push and mail share the work").
+    turn_pushed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "accounts_matchnotice"
+        constraints = [
+            models.UniqueConstraint(fields=["user", "match"], name="matchnotice_unique_user_match")
+        ]
+
+    def __str__(self) -> str:
+        return f"notices of user {self.user_id} about match {self.match_id}"

@@ -4,6 +4,7 @@ from games import converters  # noqa: F401 - registers match_id
 from games.views import (
     analysis,
     history,
+    holidays,
     invitations,
     leaderboard,
     leaving,
@@ -11,6 +12,7 @@ from games.views import (
     notices,
     pages,
     phrases,
+    profiles,
     records,
     replay,
     table,
@@ -49,4 +51,21 @@ urlpatterns = [
     path("matches/<match_id:pk>/record.json", records.match_record_json, name="match_record"),
     path("rules/<str:game>/", pages.rules_page, name="rules"),
     path("leaderboard/<str:game>/", leaderboard.leaderboard, name="leaderboard"),
+]
+
+# Mounted at /accounts/ by config/urls.py, ahead of accounts.urls (whose last route takes any
+# name): the nav badge and the holidays' posts.
+account_urlpatterns = [
+    path("badge/", notices.badge, name="turn_badge"),
+    path("holiday/", holidays.holiday_go, name="holiday_go"),
+    path("holiday/end/", holidays.holiday_return, name="holiday_return"),
+]
+
+# Mounted at /players/ by config/urls.py.
+player_urlpatterns = [
+    path("<str:username>/", profiles.profile, name="profile"),
+    path("<str:username>/follow/", profiles.person_follow, name="person_follow"),
+    path("<str:username>/unfollow/", profiles.person_unfollow, name="person_unfollow"),
+    path("<str:username>/block/", profiles.person_block, name="person_block"),
+    path("<str:username>/unblock/", profiles.person_unblock, name="person_unblock"),
 ]

@@ -30,7 +30,7 @@ from django.db import connections
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 
-from accounts import notify
+from accounts.selectors import notify
 from games.live.hub import Hub, Listener, hub, settle
 from games.selectors.access import match_watch_marks
 from games.selectors.notices import turns_waiting_count

@@ -16,9 +16,9 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.models import MatchNotice, PushSubscription
-from accounts.notify import TURN, push_wanted
-from games.models import Match, Seat
+from accounts.models import PushSubscription
+from accounts.selectors.notify import TURN, push_wanted
+from games.models import Match, MatchNotice, Seat
 from games.push.delivery import PushMessage, push_deliver
 
 

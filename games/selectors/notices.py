@@ -15,9 +15,8 @@ from dataclasses import dataclass
 from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils import timezone
 
-from accounts.models import MatchNotice
 from games.engines import get_engine
-from games.models import Match, Seat
+from games.models import Match, MatchNotice, Seat
 from games.selectors.facts import SeatFacts, seat_facts
 
 # A finished match stays a notice this long unless its table is opened; older results are

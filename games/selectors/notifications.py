@@ -1,7 +1,7 @@
 """Reads about telling people it is their turn: the nav badge's count, and who is due a mail.
 
 The writes and the sending are ``games.services.notifications``; the person's settings (which
-mails they want, unsubscribing) stay with the account, ``accounts.notify``.
+mails they want, unsubscribing) stay with the account, ``accounts.selectors.notify``.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db.models import Exists, OuterRef, Q
 
-from accounts.models import MatchNotice, NotificationSettings
-from games.models import Match, Seat
+from accounts.models import NotificationSettings
+from games.models import Match, MatchNotice, Seat
 
 # The share of a turn deadline gone when the reminder goes.
 REMINDER_AT = 0.8

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from accounts.models import NotificationSettings
-from accounts.relations import blocked_ids
+from accounts.selectors.relations import blocked_ids
 from games.models import Match, TablePhrase
 
 

@@ -15,14 +15,14 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.holiday_allowance import (
+from accounts.models import Holiday
+from accounts.selectors.holiday_allowance import (
     CAP,
     allowance_at,
     days_back,
     days_spent,
     latest_until,
 )
-from accounts.models import Holiday
 from games.models import Match, Seat
 from games.services._store import deadline_span, match_shown
 from games.services.errors import Rejected

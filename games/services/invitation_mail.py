@@ -1,7 +1,8 @@
 """The INVITATION mail (docs/invitations.md): one a challenge or rematch offer, to a confirmed
-address only, if the person wants them (``accounts.notify.wants(user_id, INVITATION)``), sent
-by ``games.invitation_mail`` after the commit that made the invitation, with a one-click
-unsubscribe link and its RFC 8058 headers, times in the person's zone."""
+address only, if the person wants them
+(``accounts.selectors.notify.wants(user_id, INVITATION)``), sent by ``games.invitation_mail``
+after the commit that made the invitation, with a one-click unsubscribe link and its RFC 8058
+headers, times in the person's zone."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ from django.core.mail import EmailMultiAlternatives
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.email_confirmation import confirmed_address
-from accounts.notify import INVITATION, unsubscribe_url, wants
-from accounts.time_zone import zone_of
+from accounts.selectors.email_confirmation import confirmed_address
+from accounts.selectors.notify import INVITATION, unsubscribe_url, wants
+from accounts.selectors.time_zone import zone_of
 from games import queue
 from games.models import Invitation
 from games.services.notifications import one_click_mail

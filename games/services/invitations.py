@@ -22,10 +22,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from accounts.relations import blocked_between, challenge_refusal
+from accounts.selectors.relations import blocked_between
 from games.live import publish as live
 from games.models import BotLevel, Invitation, Match, Seat
 from games.services._store import match_bump
+from games.services.challenges import challenge_refusal
 from games.services.errors import Rejected
 from games.services.invitation_mail import invitation_mails_enqueue
 from games.services.invitation_seats import invitations_reserved

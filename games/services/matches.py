@@ -9,7 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from accounts.relations import blocked_with_any
+from accounts.selectors.relations import blocked_with_any
 from games.engines import get_engine, records
 from games.engines.base import seeded_rng
 from games.models import DEADLINE_CHOICES, BotLevel, Match, Seat

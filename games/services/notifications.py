@@ -13,7 +13,7 @@ task never ran (``games.selectors.notifications.turn_mails_due``).
 
 These live with the games, beside the moves that make a person awaited; what a person wants
 mailed (their ``NotificationSettings``, the unsubscribe links) stays with the account,
-``accounts.notify``.
+``accounts.selectors.notify``.
 """
 
 from __future__ import annotations
@@ -30,12 +30,11 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.email_confirmation import confirmed_address
-from accounts.models import MatchNotice
-from accounts.notify import DEADLINE, TURN, unsubscribe_url, wants
-from accounts.time_zone import zone_of
+from accounts.selectors.email_confirmation import confirmed_address
+from accounts.selectors.notify import DEADLINE, TURN, unsubscribe_url, wants
+from accounts.selectors.time_zone import zone_of
 from games import queue
-from games.models import Match, Seat
+from games.models import Match, MatchNotice, Seat
 
 # --- Seen -------------------------------------------------------------------------------------
 

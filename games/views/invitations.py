@@ -13,7 +13,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from accounts import relations
+from accounts.errors import AccountRefused
+from accounts.services.relations import block_add
 from games.models import Invitation, Match, Seat
 from games.presentation.invitations import invitation_lines
 from games.presentation.names import bot_level_choices
@@ -90,7 +91,7 @@ def invitation_decline_view(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required_htmx
 @require_POST
 def invitation_block_view(request: HttpRequest, pk: int) -> HttpResponse:
-    """Decline by blocking the inviter (``relations.block``; its listener declines every
+    """Decline by blocking the inviter (``block_add``; its listener declines every
     invitation pending between the two)."""
     found = Invitation.objects.filter(pk=pk, user_id=request.user.pk).first()
     if found is None:
@@ -98,8 +99,8 @@ def invitation_block_view(request: HttpRequest, pk: int) -> HttpResponse:
     if found.status != Invitation.Status.PENDING:
         return _refused(request, "This invitation was already answered.", 409)
     try:
-        relations.block(blocker_id=request.user.pk, blocked_id=found.invited_by_id)
-    except relations.RelationRefused as exc:
+        block_add(blocker_id=request.user.pk, blocked_id=found.invited_by_id)
+    except AccountRefused as exc:
         return _refused(request, exc.message, exc.status)
     return _go(request, "Declined, and you blocked the inviter.", reverse("lobby"))
 

@@ -1,7 +1,7 @@
 """The kinds of notice the notices page lists and the badge counts, as one list.
 
-Each ``NoticeSource`` names its kind (an ``accounts.notify.NOTICE_*`` key: the person turns it
-off with its box on the notifications page), a badge count (one query), the page's items
+Each ``NoticeSource`` names its kind (an ``accounts.selectors.notify.NOTICE_*`` key: the person
+turns it off with its box on the notifications page), a badge count (one query), the page's items
 (constant statements however many) and the partial template that lists them: challenges and
 rematch offers (docs/invitations.md), matches waiting for the person's move, finished matches
 they have not seen. A further kind joins by one more entry in ``NOTICE_SOURCES``; the page, the
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from accounts import notify
+from accounts.selectors import notify
 from games.presentation.invitations import invitation_lines
 from games.presentation.notices import match_notice_lines
 from games.selectors.invitations import invitations_pending, invitations_pending_count
@@ -28,7 +28,7 @@ from games.selectors.notices import (
 
 @dataclass(frozen=True)
 class NoticeSource:
-    kind: str  # an ``accounts.notify.NOTICE_KINDS`` key
+    kind: str  # an ``accounts.selectors.notify.NOTICE_KINDS`` key
     heading: str
     count: Callable[[int], int]  # user id -> the badge's share, one query
     items: Callable[[int], Any]  # user id -> what ``template`` lists (``items``), in words

@@ -1,14 +1,15 @@
 """``/notices/``: one page of what awaits the person, a section per wanted kind of notice
-(``games.views.notice_sources``)."""
+(``games.views.notice_sources``); and ``/accounts/badge/``, the nav badge alone, for its poll."""
 
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
+from django_htmx.http import HttpResponseStopPolling
 
 from games.views.common import login_required_htmx
-from games.views.notice_sources import NOTICE_SOURCES, wanted_sources
+from games.views.notice_sources import NOTICE_SOURCES, notice_badge_count, wanted_sources
 
 
 @login_required_htmx
@@ -20,3 +21,14 @@ def notices(request: HttpRequest) -> HttpResponse:
     sections = [{"source": source, "items": source.items(request.user.pk)} for source in wanted]
     off = [source for source in NOTICE_SOURCES if source not in wanted]
     return render(request, "games/notices.html", {"sections": sections, "off": off})
+
+
+@require_GET
+def badge(request: HttpRequest) -> HttpResponse:
+    """``/accounts/badge/``: just the nav badge, for its own slow poll. A 286 stops the poll
+    once the session has ended (and swaps the badge away)."""
+    if not request.user.is_authenticated:
+        return HttpResponseStopPolling("")
+    return render(
+        request, "accounts/_badge.html", {"notice_badge": notice_badge_count(request.user.pk)}
+    )

@@ -10,8 +10,9 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from accounts import relations
 from accounts.models import Block, Follow
+from accounts.selectors.relations import are_friends
+from accounts.services.relations import follow_add
 from games.models import Match, Seat
 from tests import factories
 from tests.functional.pages import log_in
@@ -35,7 +36,7 @@ def test_follow_back_then_block_from_a_profile(live_server, make_context) -> Non
     expect(bea_page.locator("#profile-follows-you")).to_have_text("ann follows you.")
     bea_page.locator("#profile-follow", has_text="Follow back").click()
     expect(bea_page.locator("#profile-friends")).to_have_text("You follow each other")
-    assert relations.are_friends(ann.pk, bea.pk)
+    assert are_friends(ann.pk, bea.pk)
 
     bea_page.locator("#profile-block").click()  # htmx: the question in place of the buttons
     expect(bea_page.locator("#block-confirm")).to_contain_text("hides no public match")
@@ -67,7 +68,7 @@ def test_profile_actions_screenshot(
     viewport, name: str, live_server, make_context, tmp_path: Path
 ) -> None:
     ann, bea = factories.user_make("ann"), factories.user_make("bea")
-    relations.follow(follower_id=bea.pk, followed_id=ann.pk)
+    follow_add(follower_id=bea.pk, followed_id=ann.pk)
     page = make_context(viewport=viewport).new_page()
     log_in(page, live_server.url, "ann")
     page.goto(f"{live_server.url}/players/bea/")
@@ -89,10 +90,10 @@ def test_friends_page_screenshot(
 ) -> None:
     ann, bea, cal, dot, eve = (factories.user_make(n) for n in ("ann", "bea", "cal", "dot", "eve"))
     for friend in (bea, cal):
-        relations.follow(follower_id=ann.pk, followed_id=friend.pk)
-        relations.follow(follower_id=friend.pk, followed_id=ann.pk)
-    relations.follow(follower_id=ann.pk, followed_id=dot.pk)
-    relations.follow(follower_id=eve.pk, followed_id=ann.pk)
+        follow_add(follower_id=ann.pk, followed_id=friend.pk)
+        follow_add(follower_id=friend.pk, followed_id=ann.pk)
+    follow_add(follower_id=ann.pk, followed_id=dot.pk)
+    follow_add(follower_id=eve.pk, followed_id=ann.pk)
     now = timezone.now()
     for game, status, people, awaited in (
         ("faraway", Match.Status.ACTIVE, [bea, ann], ann),

@@ -70,7 +70,7 @@ def test_too_many_tries_are_refused_with_a_429(ann_client, ann):
 
 
 def test_closing_twice_keeps_the_first_time(ann):
-    from accounts.closure import account_close
+    from accounts.services.closure import account_close
 
     first = account_close(user=ann)
     again = account_close(user=ann)

@@ -14,7 +14,6 @@ from axes.models import AccessAttempt
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from accounts.deleted_names import deleted_name
 from accounts.models import (
     AccountClosure,
     Block,
@@ -22,14 +21,14 @@ from accounts.models import (
     DataExport,
     Follow,
     Holiday,
-    MatchNotice,
     NameChange,
     NotificationSettings,
     PendingEmail,
     TimeZoneSetting,
 )
+from accounts.services.deleted_names import deleted_name
 from games.engines.records import record_verify
-from games.models import Match, Rating, RatingChange, Seat, TablePhrase
+from games.models import Match, MatchNotice, Rating, RatingChange, Seat, TablePhrase
 from games.services.invitations import rematch_offer
 from games.services.phrases import phrase_say
 from games.services.ratings import ratings_update_due

@@ -40,8 +40,10 @@ from django.db import transaction
 from django.test import Client
 from django.utils import timezone
 
-from accounts import email_confirmation, notify
-from accounts.export_build import data_export_request, data_export_write
+from accounts.selectors import notify
+from accounts.selectors.email_confirmation import confirm_token
+from accounts.services.data_export import data_export_request, data_export_write
+from accounts.services.email_confirmation import email_pending_hold
 from games.engines import get_engine
 from games.models import Invitation, Match
 from games.services.invitations import match_challenge_create
@@ -345,8 +347,8 @@ def world(db, settings, tmp_path) -> World:
     for match in (public, private, finished):
         match.refresh_from_db()
     token = notify.unsubscribe_token(ann.pk, next(iter(notify.KINDS)))
-    email_confirmation.hold(ann, "ann.new@example.org")
-    confirm = email_confirmation.confirm_token(ann.pk, "ann.new@example.org")
+    email_pending_hold(ann, email="ann.new@example.org")
+    confirm = confirm_token(ann.pk, "ann.new@example.org")
     export = data_export_write(export_id=data_export_request(user=ann).pk)
     device = device_make(ann)
     clients = {ANONYMOUS: Client()}

@@ -19,9 +19,10 @@ from django.db import IntegrityError, transaction
 from django.test import Client
 from django.utils import timezone
 
-from accounts import email_confirmation
-from accounts.models import MatchNotice, PendingEmail
-from games.models import Match
+from accounts.models import PendingEmail
+from accounts.selectors.email_confirmation import CONFIRM_SALT, confirm_token
+from accounts.services.email_confirmation import email_pending_hold
+from games.models import Match, MatchNotice
 from games.tasks import deadline_reminders, turn_mail
 from tests import factories
 
@@ -54,7 +55,7 @@ def _unconfirmed(user, address: str) -> None:
     """``user`` with no confirmed address and ``address`` waiting."""
     get_user_model().objects.filter(pk=user.pk).update(email="")
     user.refresh_from_db()
-    email_confirmation.hold(user, address)
+    email_pending_hold(user, email=address)
 
 
 # --- Registration -----------------------------------------------------------------------------
@@ -149,10 +150,10 @@ def _refusal(response) -> str:
 
 def test_a_forged_or_tampered_link_changes_nothing(ann):
     _unconfirmed(ann, "new@example.org")
-    token = email_confirmation.confirm_token(ann.pk, "new@example.org")
+    token = confirm_token(ann.pk, "new@example.org")
     forged = signing.dumps({"u": ann.pk, "e": "new@example.org"}, salt="another.salt")
-    other_shape = signing.dumps(["new@example.org"], salt=email_confirmation.CONFIRM_SALT)
-    no_user = signing.dumps({"u": "1", "e": "x@y.z"}, salt=email_confirmation.CONFIRM_SALT)
+    other_shape = signing.dumps(["new@example.org"], salt=CONFIRM_SALT)
+    no_user = signing.dumps({"u": "1", "e": "x@y.z"}, salt=CONFIRM_SALT)
     for bad in (token[:-2] + "xx", forged, other_shape, no_user, "garbage", "a" * 3000):
         for method in (Client().get, Client().post):
             assert "not valid" in _refusal(method(f"/accounts/email/confirm/{bad}/"))
@@ -163,12 +164,12 @@ def test_an_expired_link_changes_nothing(ann, settings):
     _unconfirmed(ann, "new@example.org")
     days = settings.PARLOUR_EMAIL_CONFIRM_DAYS
     with mock.patch.object(signing.time, "time", return_value=time.time() - days * 86400 - 60):
-        token = email_confirmation.confirm_token(ann.pk, "new@example.org")
+        token = confirm_token(ann.pk, "new@example.org")
     assert "expired" in _refusal(Client().post(f"/accounts/email/confirm/{token}/"))
     assert _user("ann").email == ""
     # A day short of the limit, it still works.
     with mock.patch.object(signing.time, "time", return_value=time.time() - (days - 1) * 86400):
-        token = email_confirmation.confirm_token(ann.pk, "new@example.org")
+        token = confirm_token(ann.pk, "new@example.org")
     assert Client().post(f"/accounts/email/confirm/{token}/").status_code == 200
     assert _user("ann").email == "new@example.org"
 
@@ -185,7 +186,7 @@ def test_a_link_for_an_address_changed_since_changes_nothing(ann, ann_client, ma
 
 def test_another_accounts_link_is_refused_to_whoever_is_signed_in(ann, bea):
     _unconfirmed(ann, "new@example.org")
-    path = f"/accounts/email/confirm/{email_confirmation.confirm_token(ann.pk, 'new@example.org')}/"
+    path = f"/accounts/email/confirm/{confirm_token(ann.pk, 'new@example.org')}/"
     for method in ("get", "post"):
         page = _refusal(getattr(factories.client_for(bea), method)(path))
         assert "another account" in page
@@ -195,8 +196,8 @@ def test_another_accounts_link_is_refused_to_whoever_is_signed_in(ann, bea):
 def test_an_address_confirmed_by_another_account_meanwhile_is_refused(ann, bea):
     _unconfirmed(ann, "shared@example.org")
     _unconfirmed(bea, "Shared@Example.org")
-    bea_link = email_confirmation.confirm_token(bea.pk, "Shared@Example.org")
-    ann_link = email_confirmation.confirm_token(ann.pk, "shared@example.org")
+    bea_link = confirm_token(bea.pk, "Shared@Example.org")
+    ann_link = confirm_token(ann.pk, "shared@example.org")
     assert Client().post(f"/accounts/email/confirm/{bea_link}/").status_code == 200
     assert "meanwhile" in _refusal(Client().post(f"/accounts/email/confirm/{ann_link}/"))
     assert _user("ann").email == ""
@@ -205,7 +206,7 @@ def test_an_address_confirmed_by_another_account_meanwhile_is_refused(ann, bea):
 def test_a_link_for_a_deactivated_account_changes_nothing(ann):
     _unconfirmed(ann, "new@example.org")
     get_user_model().objects.filter(pk=ann.pk).update(is_active=False)
-    token = email_confirmation.confirm_token(ann.pk, "new@example.org")
+    token = confirm_token(ann.pk, "new@example.org")
     assert "no longer exists" in _refusal(Client().post(f"/accounts/email/confirm/{token}/"))
     assert _user("ann").email == ""
 
@@ -216,7 +217,7 @@ def test_two_accounts_confirming_one_address_at_once_give_it_to_one():
     paths = []
     for user in (ann, bea):
         _unconfirmed(user, "shared@example.org")
-        token = email_confirmation.confirm_token(user.pk, "shared@example.org")
+        token = confirm_token(user.pk, "shared@example.org")
         paths.append(f"/accounts/email/confirm/{token}/")
     statuses = factories.at_once(
         [lambda p=p: Client().post(p).status_code for p in paths], timeout=30
@@ -255,7 +256,7 @@ def test_a_new_address_is_used_only_once_confirmed(ann, bea, ann_client, mailout
 def test_posting_the_confirmed_address_again_mails_nothing_and_drops_the_pending_one(
     ann, ann_client, mailoutbox
 ):
-    email_confirmation.hold(ann, "other@example.org")
+    email_pending_hold(ann, email="other@example.org")
     response = ann_client.post("/accounts/notifications/", {"form": "email", "email": ann.email})
     assert response.status_code == 302
     assert mailoutbox == [] and not PendingEmail.objects.exists()

@@ -57,8 +57,6 @@ from django.utils.http import urlsafe_base64_encode
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
-from accounts import email_confirmation, notify
-from accounts.export_build import data_export_request, data_export_write
 from accounts.models import (
     AccountClosure,
     Block,
@@ -66,14 +64,26 @@ from accounts.models import (
     DataExport,
     Follow,
     Holiday,
-    MatchNotice,
     NameChange,
     NotificationSettings,
     PendingEmail,
     PushSubscription,
     TimeZoneSetting,
 )
-from games.models import Invitation, Match, Move, Rating, RatingChange, Seat, TablePhrase
+from accounts.selectors import notify
+from accounts.selectors.email_confirmation import confirm_token
+from accounts.services.data_export import data_export_request, data_export_write
+from accounts.services.email_confirmation import email_pending_hold
+from games.models import (
+    Invitation,
+    Match,
+    MatchNotice,
+    Move,
+    Rating,
+    RatingChange,
+    Seat,
+    TablePhrase,
+)
 from games.services import match_create
 from games.services.invitations import match_challenge_create, rematch_offer
 from tests import factories
@@ -248,12 +258,12 @@ ROLES = ("anonymous", "ann", "bea", "cal", "staff")
 def _confirmation_links(ann: Any, bea: Any) -> list[str]:
     """ann waits to confirm a new address, bea one that ann has confirmed already: their links,
     and one for an address no one waits for."""
-    email_confirmation.hold(ann, "ann.new@example.org")
-    email_confirmation.hold(bea, ann.email.upper())
+    email_pending_hold(ann, email="ann.new@example.org")
+    email_pending_hold(bea, email=ann.email.upper())
     return [
-        email_confirmation.confirm_token(ann.pk, "ann.new@example.org"),
-        email_confirmation.confirm_token(bea.pk, ann.email.upper()),
-        email_confirmation.confirm_token(bea.pk, "never@example.org"),
+        confirm_token(ann.pk, "ann.new@example.org"),
+        confirm_token(bea.pk, ann.email.upper()),
+        confirm_token(bea.pk, "never@example.org"),
     ]
 
 

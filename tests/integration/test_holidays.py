@@ -13,8 +13,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from accounts.holiday_allowance import CAP, EARN_EVERY
 from accounts.models import Holiday
+from accounts.selectors.holiday_allowance import CAP, EARN_EVERY
 from games import tasks
 from games.models import Match, Move
 from games.services import match_create, match_join, move_submit

@@ -11,7 +11,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from accounts import relations
+from accounts.selectors.relations import has_blocked
+from accounts.services.relations import block_add
 from games.models import Invitation, Match, Seat
 from games.services import match_create, match_join, match_resign
 from games.services.invitations import (
@@ -99,7 +100,7 @@ def test_a_block_against_an_accept_comes_out_one_way(attempt):
     pk = Invitation.objects.get().pk
 
     def block():
-        return relations.block(blocker_id=ann.pk, blocked_id=bea.pk)
+        return block_add(blocker_id=ann.pk, blocked_id=bea.pk)
 
     def accept():
         return factories.client_for(bea).post(f"/invitations/{pk}/accept/").status_code
@@ -108,7 +109,7 @@ def test_a_block_against_an_accept_comes_out_one_way(attempt):
     factories.at_once(jobs, timeout=30)
     invitation = Invitation.objects.get()
     seated = Seat.objects.filter(match=match, user=bea).exists()
-    assert relations.has_blocked(ann.pk, bea.pk)
+    assert has_blocked(ann.pk, bea.pk)
     assert (invitation.status, seated) in {(Status.ACCEPTED, True), (Status.DECLINED, False)}
 
 

@@ -10,8 +10,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from accounts import relations
 from accounts.models import ChallengeSetting
+from accounts.selectors.relations import has_blocked
+from accounts.services.relations import block_add, challenge_setting_save, follow_add
 from games import tasks
 from games.models import BotLevel, Invitation, Match, Seat
 from games.selectors.invitations import (
@@ -101,7 +102,7 @@ def test_the_profile_link_prefills_a_challenge_seat(people):
 
 def test_a_challenge_the_person_does_not_allow_is_refused_and_makes_nothing(people):
     ann, bea, _ = people
-    relations.challenge_setting_save(user_id=bea.pk, who=ChallengeSetting.Who.NOBODY)
+    challenge_setting_save(user_id=bea.pk, who=ChallengeSetting.Who.NOBODY)
     response = _challenge(factories.client_for(ann))
     assert response.status_code == 400
     assert "bea does not take challenges." in response.content.decode()
@@ -234,7 +235,7 @@ def test_block_beside_decline_declines_and_blocks(people):
     answer = factories.client_for(bea).post(f"/invitations/{invitation.pk}/block/")
     assert answer.status_code == 302
     assert Invitation.objects.get().status == Status.DECLINED
-    assert relations.has_blocked(bea.pk, ann.pk)
+    assert has_blocked(bea.pk, ann.pk)
 
 
 def test_a_block_either_way_declines_what_is_pending_between_the_two_only(people):
@@ -242,14 +243,14 @@ def test_a_block_either_way_declines_what_is_pending_between_the_two_only(people
     client = factories.client_for(ann)
     _challenge(client)
     _challenge(client, name="cal")
-    relations.block(blocker_id=ann.pk, blocked_id=bea.pk)  # the inviter blocks
+    block_add(blocker_id=ann.pk, blocked_id=bea.pk)  # the inviter blocks
     statuses = dict(Invitation.objects.values_list("user__username", "status"))
     assert statuses == {"bea": Status.DECLINED, "cal": Status.PENDING}
 
 
 def test_a_blocked_person_cannot_be_challenged(people):
     ann, bea, _ = people
-    relations.block(blocker_id=bea.pk, blocked_id=ann.pk)
+    block_add(blocker_id=bea.pk, blocked_id=ann.pk)
     response = _challenge(factories.client_for(ann))
     assert response.status_code == 400
     assert "bea does not take challenges from you." in response.content.decode()
@@ -311,7 +312,7 @@ def test_a_rematch_with_only_bots_besides_the_offerer_begins_at_once(people):
 def test_a_blocked_pair_gets_no_rematch_offer_and_the_seat_stays_open(people):
     ann, bea, cal = people
     old = _finished([ann, bea, cal])
-    relations.block(blocker_id=bea.pk, blocked_id=ann.pk)
+    block_add(blocker_id=bea.pk, blocked_id=ann.pk)
     rematch_offer(match_id=old.pk, user=ann)
     new = Match.objects.get(rematch_of=old)
     assert set(Invitation.objects.values_list("user__username", flat=True)) == {"cal"}
@@ -445,12 +446,12 @@ def test_the_partial_lists_accept_and_decline_in_place(people):
 def test_challenge_candidates_are_friends_then_people_played_without_blocked(people):
     ann, bea, cal = people
     dan = factories.user_make("dan")
-    relations.follow(follower_id=ann.pk, followed_id=dan.pk)
-    relations.follow(follower_id=dan.pk, followed_id=ann.pk)
+    follow_add(follower_id=ann.pk, followed_id=dan.pk)
+    follow_add(follower_id=dan.pk, followed_id=ann.pk)
     factories.match_make(players=[ann, cal])
     factories.match_make(players=[ann, bea])
     assert challenge_candidates(ann.pk) == ["dan", "bea", "cal"]
-    relations.block(blocker_id=cal.pk, blocked_id=ann.pk)
+    block_add(blocker_id=cal.pk, blocked_id=ann.pk)
     assert challenge_candidates(ann.pk) == ["dan", "bea"]
 
 
@@ -520,7 +521,7 @@ def test_beat_marks_lapsed_invitations(settings):
 def test_the_data_export_holds_the_invitations_sent_and_received(people, settings, tmp_path):
     import json
 
-    from accounts.export_build import data_export_request, data_export_write, export_path
+    from accounts.services.data_export import data_export_request, data_export_write, export_path
 
     settings.DATA_DIR = tmp_path
     ann, _, cal = people

@@ -13,8 +13,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from accounts.models import MatchNotice, NotificationSettings
-from games.models import Match, Seat
+from accounts.models import NotificationSettings
+from games.models import Match, MatchNotice, Seat
 from games.services import move_submit
 from games.views.notice_sources import NOTICE_SOURCES, notice_badge_count
 from tests import factories

@@ -14,8 +14,7 @@ import pytest
 from django.core import mail
 
 import games.tasks  # noqa: F401  (registers the tasks before any worker test: see below)
-from accounts.models import MatchNotice
-from games.models import Match
+from games.models import Match, MatchNotice
 from tests import factories
 from tests.polling import wait_for
 

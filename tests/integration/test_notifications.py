@@ -18,9 +18,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from accounts import notify
-from accounts.models import MatchNotice, NotificationSettings
-from games.models import Match, Seat
+from accounts.models import NotificationSettings
+from accounts.selectors import notify
+from games.models import Match, MatchNotice, Seat
 from games.selectors.notifications import turn_mails_due
 from games.services import match_create, move_submit
 from games.services.notifications import turn_mail_send

@@ -10,11 +10,13 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from accounts import relations
-from accounts.closure import account_close
 from accounts.models import Block, ChallengeSetting, Follow
+from accounts.selectors.relations import are_friends, challenge_setting, pair_facts
+from accounts.services.closure import account_close
+from accounts.services.relations import block_add, block_remove, challenge_setting_save, follow_add
 from games.models import Match, Seat
 from games.services import JoinRejected, match_create, match_join
+from games.services.challenges import challenge_refusal
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -67,7 +69,7 @@ def test_follow_then_follow_back_makes_friends_and_double_posts_change_nothing(a
         and "You follow each other" in swapped
     )
     assert 'id="profile-unfollow"' in swapped and "<html" not in swapped
-    assert relations.are_friends(ann.pk, bea.pk)
+    assert are_friends(ann.pk, bea.pk)
     assert ann_client.post("/players/bea/unfollow/", **HX).status_code == 200
     assert ann_client.post("/players/bea/unfollow/").status_code == 302  # nothing to undo
     assert relation_rows() == ([(bea.pk, ann.pk)], [])
@@ -99,8 +101,8 @@ def test_a_closed_account_cannot_be_followed_or_blocked(ann, bea):
 
 
 def test_block_asks_first_then_blocks_drops_follows_and_is_undone(ann, bea):
-    relations.follow(follower_id=ann.pk, followed_id=bea.pk)
-    relations.follow(follower_id=bea.pk, followed_id=ann.pk)
+    follow_add(follower_id=ann.pk, followed_id=bea.pk)
+    follow_add(follower_id=bea.pk, followed_id=ann.pk)
     client = factories.client_for(ann)
     ask = client.get("/players/bea/block/").content.decode()
     assert "Block bea?" in ask and "hides no public match" in ask
@@ -130,13 +132,13 @@ def test_block_asks_first_then_blocks_drops_follows_and_is_undone(ann, bea):
 
 def test_challenge_link_follows_the_targets_choice(ann, bea):
     client = factories.client_for(ann)
-    relations.challenge_setting_save(user_id=bea.pk, who=Who.NOBODY)
+    challenge_setting_save(user_id=bea.pk, who=Who.NOBODY)
     page = client.get("/players/bea/").content.decode()
     assert "bea does not take challenges." in page and "?challenge=bea" not in page
-    relations.challenge_setting_save(user_id=bea.pk, who=Who.FRIENDS)
+    challenge_setting_save(user_id=bea.pk, who=Who.FRIENDS)
     assert "?challenge=bea" not in client.get("/players/bea/").content.decode()
-    relations.follow(follower_id=ann.pk, followed_id=bea.pk)
-    relations.follow(follower_id=bea.pk, followed_id=ann.pk)
+    follow_add(follower_id=ann.pk, followed_id=bea.pk)
+    follow_add(follower_id=bea.pk, followed_id=ann.pk)
     assert "?challenge=bea" in client.get("/players/bea/").content.decode()
 
 
@@ -157,8 +159,8 @@ def test_profile_statements_do_not_grow_with_follows(ann, bea, size, django_asse
         + [Follow(follower=ann, followed=p) for p in made]
         + [Follow(follower=p, followed=ann) for p in made]
     )
-    relations.follow(follower_id=ann.pk, followed_id=bea.pk)
-    relations.challenge_setting_save(user_id=bea.pk, who=Who.FRIENDS)
+    follow_add(follower_id=ann.pk, followed_id=bea.pk)
+    challenge_setting_save(user_id=bea.pk, who=Who.FRIENDS)
     client = factories.client_for(ann)
     client.get("/players/bea/")  # the session's first use
     with django_assert_num_queries(PROFILE_STATEMENTS):
@@ -170,26 +172,21 @@ def test_profile_statements_do_not_grow_with_follows(ann, bea, size, django_asse
 def test_pair_facts_give_the_same_refusal_as_the_plain_reads(
     ann, bea, who, django_assert_num_queries
 ):
-    relations.challenge_setting_save(user_id=bea.pk, who=who)
+    challenge_setting_save(user_id=bea.pk, who=who)
     cal = factories.user_make("cal")
-    relations.follow(follower_id=ann.pk, followed_id=bea.pk)
-    relations.follow(follower_id=bea.pk, followed_id=ann.pk)
-    relations.block(blocker_id=cal.pk, blocked_id=bea.pk)
+    follow_add(follower_id=ann.pk, followed_id=bea.pk)
+    follow_add(follower_id=bea.pk, followed_id=ann.pk)
+    block_add(blocker_id=cal.pk, blocked_id=bea.pk)
     for viewer in (ann, cal):
         with django_assert_num_queries(1):
-            facts = relations.pair_facts(viewer.pk, bea.pk)
-        plain = relations.challenge_refusal(
-            challenger_id=viewer.pk, target_id=bea.pk, target_name="bea"
-        )
-        read = relations.challenge_refusal(
+            facts = pair_facts(viewer.pk, bea.pk)
+        plain = challenge_refusal(challenger_id=viewer.pk, target_id=bea.pk, target_name="bea")
+        read = challenge_refusal(
             challenger_id=viewer.pk, target_id=bea.pk, target_name="bea", facts=facts
         )
         assert read == plain
-    assert relations.pair_facts(ann.pk, bea.pk).friends
-    assert (
-        relations.pair_facts(bea.pk, cal.pk).blocked
-        and not relations.pair_facts(bea.pk, cal.pk).blocked_by_viewer
-    )
+    assert pair_facts(ann.pk, bea.pk).friends
+    assert pair_facts(bea.pk, cal.pk).blocked and not pair_facts(bea.pk, cal.pk).blocked_by_viewer
 
 
 # --- The account page's sections ---------------------------------------------------------------
@@ -201,19 +198,19 @@ def test_who_may_challenge_me_is_saved_and_garbage_refused(ann):
     assert 'id="account-challenges"' in page and 'value="friends"' in page
     answer = client.post("/accounts/challenges/", {"who": "friends"})
     assert answer.status_code == 302 and answer["Location"] == "/accounts/#account-challenges"
-    assert relations.challenge_setting(ann.pk) == Who.FRIENDS
+    assert challenge_setting(ann.pk) == Who.FRIENDS
     for garbage in ({"who": "everyone"}, {}, {"who": ["nobody", "x" * 5000]}):
         answer = client.post("/accounts/challenges/", garbage)
         assert answer.status_code == 400
         assert b"Nothing changed: choose one of the offered answers." in answer.content
-    assert relations.challenge_setting(ann.pk) == Who.FRIENDS
+    assert challenge_setting(ann.pk) == Who.FRIENDS
     assert client.get("/accounts/challenges/").status_code == 405
 
 
 def test_blocked_people_are_listed_with_unblock(ann, bea):
     client = factories.client_for(ann)
     assert b"You have blocked nobody." in client.get("/accounts/").content
-    relations.block(blocker_id=ann.pk, blocked_id=bea.pk)
+    block_add(blocker_id=ann.pk, blocked_id=bea.pk)
     page = client.get("/accounts/").content.decode()
     assert 'data-username="bea"' in page and 'action="/players/bea/unblock/"' in page
     client.post("/players/bea/unblock/", {"back": "account"})
@@ -228,9 +225,9 @@ def test_a_block_keeps_people_out_of_each_others_free_seats(ann, bea, blocker_is
     cal = factories.user_make("cal")
     match = match_create(game="faraway", num_players=3, created_by=ann, public=True)
     if blocker_is_creator:
-        relations.block(blocker_id=ann.pk, blocked_id=bea.pk)
+        block_add(blocker_id=ann.pk, blocked_id=bea.pk)
     else:
-        relations.block(blocker_id=bea.pk, blocked_id=ann.pk)
+        block_add(blocker_id=bea.pk, blocked_id=ann.pk)
     with pytest.raises(JoinRejected) as refused:
         match_join(match=match, user=bea)
     assert refused.value.status == 403
@@ -244,12 +241,12 @@ def test_a_block_keeps_people_out_of_each_others_free_seats(ann, bea, blocker_is
     assert list(Seat.objects.filter(match=match).values_list("user_id", flat=True)) == [ann.pk]
     # Someone else sits; a block between bea and that seat's holder keeps bea out too.
     match_join(match=match, user=cal)
-    relations.unblock(blocker_id=ann.pk, blocked_id=bea.pk)
-    relations.unblock(blocker_id=bea.pk, blocked_id=ann.pk)
-    relations.block(blocker_id=cal.pk, blocked_id=bea.pk)
+    block_remove(blocker_id=ann.pk, blocked_id=bea.pk)
+    block_remove(blocker_id=bea.pk, blocked_id=ann.pk)
+    block_add(blocker_id=cal.pk, blocked_id=bea.pk)
     with pytest.raises(JoinRejected):
         match_join(match=match, user=bea)
-    relations.unblock(blocker_id=cal.pk, blocked_id=bea.pk)
+    block_remove(blocker_id=cal.pk, blocked_id=bea.pk)
     assert match_join(match=match, user=bea).index == 2
 
 
@@ -283,15 +280,15 @@ def _match(game: str, status: str, people: list, *, public: bool, awaited=None) 
 
 
 def _friends(a, b) -> None:
-    relations.follow(follower_id=a.pk, followed_id=b.pk)
-    relations.follow(follower_id=b.pk, followed_id=a.pk)
+    follow_add(follower_id=a.pk, followed_id=b.pk)
+    follow_add(follower_id=b.pk, followed_id=a.pk)
 
 
 def test_friends_page_lists_friends_matches_results_waits_and_one_way_follows(ann, bea):
     cal, dot, eve = (factories.user_make(n) for n in ("cal", "dot", "eve"))
     _friends(ann, bea)
-    relations.follow(follower_id=ann.pk, followed_id=cal.pk)  # cal does not follow back
-    relations.follow(follower_id=dot.pk, followed_id=ann.pk)  # ann does not follow dot
+    follow_add(follower_id=ann.pk, followed_id=cal.pk)  # cal does not follow back
+    follow_add(follower_id=dot.pk, followed_id=ann.pk)  # ann does not follow dot
     watch = _match("faraway", Match.Status.ACTIVE, [bea, eve], public=True)
     hidden = _match("gulliver", Match.Status.ACTIVE, [bea, eve], public=False)
     mine = _match("faraway", Match.Status.ACTIVE, [bea, ann], public=False, awaited=ann)
@@ -312,7 +309,7 @@ def test_friends_page_lists_friends_matches_results_waits_and_one_way_follows(an
     assert 'data-username="cal"' in following and 'data-username="dot"' in followers
     assert 'id="follow-back-1"' in followers
     answer = factories.client_for(ann).post("/players/dot/follow/", {"back": "friends"})
-    assert answer["Location"] == "/friends/" and relations.are_friends(ann.pk, dot.pk)
+    assert answer["Location"] == "/friends/" and are_friends(ann.pk, dot.pk)
 
 
 def test_a_friend_who_closed_their_account_is_gone_from_the_page(ann, bea):

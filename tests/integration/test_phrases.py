@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import NotificationSettings
-from accounts.relations import block
+from accounts.services.relations import block_add
 from games.engines import registered
 from games.models import Match, TablePhrase
 from games.phrases import COMMON_PHRASES, PHRASES_PER_MINUTE, game_phrases
@@ -198,7 +198,7 @@ def test_muted_and_blocked_people_see_none(ann, bea, cal, ann_client, bea_client
     NotificationSettings.objects.create(user=cal, mute_phrases=True)
     cal_log = _log(cal_client, match)
     assert ann_line not in cal_log and bea_line not in cal_log
-    block(blocker_id=ann.pk, blocked_id=bea.pk)
+    block_add(blocker_id=ann.pk, blocked_id=bea.pk)
     assert bea_line not in _log(ann_client, match)  # the blocker does not see the blocked
     bea_log = _log(bea_client, match)
     assert ann_line not in bea_log and bea_line in bea_log  # nor the blocked the blocker
@@ -365,7 +365,7 @@ def test_the_replay_lists_phrases_after_their_move_to_whom_may_see_them(
     assert _replay_said(cal_client, match) == []
     Match.objects.filter(pk=match.pk).update(phrases_watchers=True)
     assert _replay_said(cal_client, match) == both
-    block(blocker_id=cal.pk, blocked_id=ann.pk)  # the kept list follows the block at once
+    block_add(blocker_id=cal.pk, blocked_id=ann.pk)  # the kept list follows the block at once
     assert _replay_said(cal_client, match) == both[1:]
     NotificationSettings.objects.create(user=bea, mute_phrases=True)
     assert _replay_said(bea_client, match) == []

@@ -20,11 +20,11 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from accounts.deletion import account_delete
-from accounts.export_build import data_export_request, data_export_write
-from accounts.models import MatchNotice, NotificationSettings, PushSubscription
+from accounts.models import NotificationSettings, PushSubscription
+from accounts.services.data_export import data_export_request, data_export_write
+from accounts.services.deletion import account_delete
 from games.engines import get_engine
-from games.models import Match
+from games.models import Match, MatchNotice
 from games.push.turn import turn_push_send
 from games.selectors.notifications import turn_mails_due
 from games.services import move_submit

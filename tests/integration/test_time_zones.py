@@ -14,8 +14,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import TimeZoneSetting
-from accounts.notify import DEADLINE
-from accounts.time_zone import SESSION_KEY
+from accounts.selectors.notify import DEADLINE
+from accounts.selectors.time_zone import SESSION_KEY
 from games.models import Match
 from games.services.notifications import deadline_reminder_send, notice_mail
 from tests import factories

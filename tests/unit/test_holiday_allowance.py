@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime
 
-from accounts.holiday_allowance import (
+from accounts.selectors.holiday_allowance import (
     CAP,
     EARN_EVERY,
     allowance_at,

@@ -10,7 +10,12 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
-from accounts.push_devices import SubscriptionRefused, device_keep, device_remove, subscription_read
+from accounts.errors import AccountRefused
+from accounts.services.push_devices import (
+    device_keep,
+    device_remove,
+    subscription_read,
+)
 
 
 @login_required
@@ -24,8 +29,8 @@ def push_subscribe(request: HttpRequest) -> HttpResponse:
         return JsonResponse({"error": "The subscription is sent as JSON."}, status=400)
     try:
         subscription = subscription_read(request.body)
-    except SubscriptionRefused as refused:
-        return JsonResponse({"error": refused.message}, status=400)
+    except AccountRefused as refused:
+        return JsonResponse({"error": refused.message}, status=refused.status)
     device = device_keep(
         user_id=request.user.pk,
         subscription=subscription,

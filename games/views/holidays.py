@@ -1,13 +1,13 @@
-"""Holidays on the account page (docs/accounts.md, "Holidays"): the section, its form and the
-two posts, going away until a day and coming back early. The writes are
-``games.services.holidays``; the arithmetic is ``accounts.holiday_allowance``."""
+"""Holidays on the account page (docs/accounts.md, "Holidays"): the section (registered on the
+account page by ``games.apps``) and the two posts, going away until a day and coming back
+early. The writes are ``games.services.holidays``; the arithmetic is
+``accounts.selectors.holiday_allowance``; the form is ``games.forms.HolidayForm``."""
 
 from __future__ import annotations
 
 import datetime
 from typing import Any
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -16,32 +16,20 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from accounts.holiday_allowance import CAP, EARN_EVERY, allowance_at, latest_until
-from accounts.models import Holiday
+from accounts.selectors.holiday_allowance import CAP, EARN_EVERY, allowance_at, latest_until
+from accounts.selectors.holidays import holiday_of
+from games.forms import HolidayForm
 from games.services.errors import Rejected
 from games.services.holidays import holiday_end, holiday_start
 
 SECTION_TEMPLATE = "accounts/account/_holidays.html"
 
 
-class HolidayForm(forms.Form):
-    until = forms.DateField(
-        label="Away until the end of",
-        widget=forms.DateInput(attrs={"type": "date"}),
-        error_messages={
-            "required": "Choose the last day of your holiday.",
-            "invalid": "Enter the last day of your holiday as a date (2026-12-24).",
-        },
-    )
-
-
 def holiday_context(request: HttpRequest, form: HolidayForm | None = None) -> dict[str, Any]:
     """The allowance now, the holiday the person is on (if any) and the form to go away."""
     now = timezone.now()
     today = timezone.localdate(now)
-    row = Holiday.objects.filter(user_id=request.user.pk).first()
-    if row is None:
-        row = Holiday(user_id=request.user.pk, banked=0, banked_at=request.user.date_joined)
+    row = holiday_of(request.user)
     allowance = allowance_at(banked=row.banked, banked_at=row.banked_at, now=now)
     away = (
         row.away_since is not None

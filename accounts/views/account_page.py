@@ -2,9 +2,9 @@
 place, one section each.
 
 A section is a template under ``templates/accounts/account/`` and a function that gives its
-context from the request. ``SECTIONS`` lists them in page order; a capability that adds to the
-account (a time zone, holidays, closing it) adds its section here and keeps its forms and
-views in a module of its own.
+context from the request, at a place on the page (``order``). ``SECTIONS`` lists accounts' own;
+a capability above accounts adds its section with ``section_add`` from its app's ``ready``
+(``games.apps``: holidays), and keeps its forms and views in its own modules.
 """
 
 from __future__ import annotations
@@ -18,16 +18,21 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from accounts import email_confirmation, holidays, notify, people, rename, time_zone
-from accounts.closing import closing_context
-from accounts.data_export import data_context
+from accounts.forms import RenameForm
 from accounts.models import NotificationSettings
+from accounts.selectors import notify
+from accounts.selectors.email_confirmation import pending_address
+from accounts.selectors.names import next_change_at
+from accounts.views import people, time_zone
+from accounts.views.closing import closing_context
+from accounts.views.data_export import data_context
 
 
 @dataclass(frozen=True)
 class Section:
     template: str
     context: Callable[[HttpRequest], dict[str, Any]]
+    order: int  # the place on the page: lower first
 
 
 IDENTITY = "accounts/account/_identity.html"
@@ -39,9 +44,9 @@ def identity_context(request: HttpRequest) -> dict[str, Any]:
     return {
         "username": request.user.get_username(),
         "email": request.user.email,
-        "pending": email_confirmation.pending_address(request.user.pk),
-        "next_rename": rename.next_change_at(request.user.pk),
-        "rename_form": rename.RenameForm(user=request.user),
+        "pending": pending_address(request.user.pk),
+        "next_rename": next_change_at(request.user.pk),
+        "rename_form": RenameForm(user=request.user),
     }
 
 
@@ -53,16 +58,27 @@ def notifications_context(request: HttpRequest) -> dict[str, Any]:
     return {"mails_on": on, "has_email": bool(request.user.email)}
 
 
-SECTIONS: tuple[Section, ...] = (
-    Section(IDENTITY, identity_context),
-    Section("accounts/account/_notifications.html", notifications_context),
-    Section("accounts/account/_time_zone.html", time_zone.time_zone_context),
-    Section(holidays.SECTION_TEMPLATE, holidays.holiday_context),
-    Section(people.CHALLENGES_SECTION, people.challenge_setting_context),
-    Section(people.BLOCKED_SECTION, people.blocked_context),
-    Section("accounts/account/_data.html", data_context),
-    Section("accounts/account/_closing.html", closing_context),
-)
+# Accounts' own sections; ``section_add`` places the others between them (holidays at 40).
+SECTIONS: list[Section] = [
+    Section(IDENTITY, identity_context, 10),
+    Section("accounts/account/_notifications.html", notifications_context, 20),
+    Section("accounts/account/_time_zone.html", time_zone.time_zone_context, 30),
+    Section(people.CHALLENGES_SECTION, people.challenge_setting_context, 50),
+    Section(people.BLOCKED_SECTION, people.blocked_context, 60),
+    Section("accounts/account/_data.html", data_context, 70),
+    Section("accounts/account/_closing.html", closing_context, 80),
+]
+
+
+def section_add(
+    template: str, context: Callable[[HttpRequest], dict[str, Any]], *, order: int
+) -> None:
+    """Add a section to the account page at ``order`` (once: adding a template twice, as a
+    second ``ready`` would, changes nothing)."""
+    if any(section.template == template for section in SECTIONS):
+        return
+    SECTIONS.append(Section(template, context, order))
+    SECTIONS.sort(key=lambda section: section.order)
 
 
 @login_required

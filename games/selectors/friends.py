@@ -1,7 +1,9 @@
-"""The friends page (``/friends/``): the person's friends (mutual follows), for each their
-matches in play the person may watch or shares with them (and in a shared one who waits on
-whom), their latest results; then the people they follow who do not follow back, and the
-people who follow them (to follow back). docs/accounts.md, "Friends and blocks".
+"""What two people share at tables, read as data (docs/accounts.md, "Friends and blocks"):
+whether they have played together (for a challenge taken only from such people), and the
+friends page (``/friends/``): the person's friends (mutual follows), for each their matches in
+play the person may watch or shares with them (and in a shared one who waits on whom), their
+latest results; then the people they follow who do not follow back, and the people who follow
+them (to follow back). ``games.presentation.friends`` words it.
 
 Three queries, whatever the number of friends, matches or follows: the follows touching the
 person, the friends' seats in matches in play, and their latest finished seats (a window keeps
@@ -14,31 +16,26 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Exists, F, OuterRef, Q, Subquery, Window
 from django.db.models.functions import RowNumber
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
 
-from accounts.closure import hidden_people_on
 from accounts.models import Follow
-from games.engines import get_engine
+from accounts.selectors.closure import hidden_people_on
 from games.models import Match, Seat
 from games.selectors.access import matches_visible_q
 
 IN_PLAY_PER_FRIEND = 5
 RESULTS_PER_FRIEND = 3
 
-YOU_WAIT = "you wait for them"
-THEY_WAIT = "waiting for you"
+YOU_WAIT = "you"  # in a shared match, the person's friend is awaited
+THEY_WAIT = "they"  # the person is awaited: the friend waits for them
 
 
 @dataclass(frozen=True)
 class FriendMatch:
     match_id: int
-    title: str
+    game: str
     shared: bool  # the person sits at it too
     waiting: str  # in a shared match: THEY_WAIT, YOU_WAIT, or "" (neither: someone else)
 
@@ -46,7 +43,7 @@ class FriendMatch:
 @dataclass(frozen=True)
 class FriendResult:
     match_id: int
-    title: str
+    game: str
     result: str  # "won", "lost", "drawn"
     finished_at: datetime | None
 
@@ -84,8 +81,13 @@ def _follows(user_id: int) -> tuple[dict[int, str], dict[int, str]]:
     return following, followers
 
 
-def _title(game: str) -> str:
-    return get_engine(game).title
+def played_together(a_id: int, b_id: int) -> bool:
+    """Whether the two have sat at one match (begun or over, any game; one query)."""
+    return Seat.objects.filter(
+        user_id=a_id,
+        match__seats__user_id=b_id,
+        match__status__in=[Match.Status.ACTIVE, Match.Status.FINISHED],
+    ).exists()
 
 
 def friends_page_data(*, viewer: AbstractBaseUser) -> FriendsPage:
@@ -121,7 +123,7 @@ def friends_page_data(*, viewer: AbstractBaseUser) -> FriendsPage:
                 waiting = THEY_WAIT
             elif shared and awaited is not None:
                 waiting = YOU_WAIT
-            friends[user_id].in_play.append(FriendMatch(match_id, _title(game), shared, waiting))
+            friends[user_id].in_play.append(FriendMatch(match_id, game, shared, waiting))
         results = (
             Seat.objects.filter(
                 user_id__in=friends.keys(),
@@ -140,9 +142,7 @@ def friends_page_data(*, viewer: AbstractBaseUser) -> FriendsPage:
             .values_list("user_id", "match_id", "match__game", "result", "match__finished_at")
         )
         for user_id, match_id, game, result, finished_at in results:
-            friends[user_id].results.append(
-                FriendResult(match_id, _title(game), result, finished_at)
-            )
+            friends[user_id].results.append(FriendResult(match_id, game, result, finished_at))
     for friend in friends.values():
         friend.in_play.sort(key=lambda m: (not m.waiting, not m.shared, -m.match_id))
         friend.results.sort(key=lambda r: -r.match_id)
@@ -154,13 +154,4 @@ def friends_page_data(*, viewer: AbstractBaseUser) -> FriendsPage:
         followers_only=sorted(
             (n for pk, n in followers.items() if pk not in friend_ids), key=str.lower
         ),
-    )
-
-
-@login_required
-@require_GET
-def friends_page(request: HttpRequest) -> HttpResponse:
-    """``/friends/``: the person's friends and follows (``friends_page_data``)."""
-    return render(
-        request, "accounts/friends.html", {"page": friends_page_data(viewer=request.user)}
     )

@@ -1,5 +1,6 @@
 """Changing one's name from the account page, and following an old name to the person's
-profile (docs/accounts.md, "Your name"); the rules are ``accounts.rename``'s."""
+profile (docs/accounts.md, "Your name"); the rules are ``accounts.forms.RenameForm``'s and
+``accounts.services.rename``'s."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
-from accounts import account_page
-from accounts.rename import RenameForm
+from accounts.forms import RenameForm
+from accounts.views import account_page
 
 
 @login_required

@@ -1,29 +1,39 @@
-"""Follow, unfollow, block and unblock a person from their profile; who may challenge me and
-the blocked people, two sections of the account page (docs/accounts.md, "Friends and blocks").
+"""A person's profile (``/players/<username>/``) and what its buttons do: follow, unfollow,
+block and unblock (docs/accounts.md, "Profiles" and "Friends and blocks").
 
 Every action is a plain POST answered by a redirect back (the profile, or the account page for
-an unblock made there), and for htmx by the profile's buttons swapped in place. A refusal (oneself,
-an account that is gone, across a block, a garbage field) is a clear message with its status
-and changes nothing; a double post changes nothing more.
+an unblock made there, or the friends page for a follow back), and for htmx by the profile's
+buttons swapped in place. A refusal (oneself, an account that is gone, across a block, a garbage
+field) is a clear message with its status and changes nothing; a double post changes nothing
+more. The follows and blocks are ``accounts.services.relations``' (read by
+``accounts.selectors.relations``); whether the viewer may challenge the owner is
+``games.services.challenges``'.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts import relations
-from accounts.closure import hidden_people
-from accounts.models import Block, ChallengeSetting
+from accounts.errors import AccountRefused
+from accounts.selectors.closure import hidden_people
+from accounts.selectors.names import held_for
+from accounts.selectors.relations import pair_facts
+from accounts.services.relations import block_add, block_remove, follow_add, follow_remove
+from games.filters import HistoryFilters, page_number
+from games.presentation.ratings import rating_lines
+from games.presentation.results import form_entries, head_to_head_lines, history_lines
+from games.selectors.history import match_history, user_stats
+from games.selectors.ratings import profile_ratings
+from games.services.challenges import challenge_refusal
 
 ACTIONS_PARTIAL = "accounts/_profile_actions.html"
 BLOCK_CONFIRM = "accounts/block_confirm.html"
@@ -31,13 +41,59 @@ BACK_TO_ACCOUNT = "account"  # the ``back`` field of the account page's Unblock 
 BACK_TO_FRIENDS = "friends"  # and of the friends page's Follow back forms
 
 
+@login_required
+@require_GET
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    """``/players/<username>/``: figures per game, the recent form, head-to-head records and
+    the matches, each over the matches ``request.user`` may see (all of them on one's own)."""
+    # A closed or deleted account has no profile (docs/accounts.md).
+    shown = get_user_model().objects.exclude(hidden_people())
+    owner = shown.filter(username=username).first()
+    if owner is None:
+        holder = held_for(username)
+        if holder is None:
+            raise Http404("No such player.")
+        # A name given up recently: its profile is the person's under their current name.
+        current = get_object_or_404(shown, pk=holder)
+        return redirect("profile", username=current.get_username())
+    stats = user_stats(
+        owner=owner,
+        viewer=request.user,
+        head_to_head_page=page_number(request.GET.get("vs")),
+    )
+    matches = match_history(
+        user=owner,
+        filters=HistoryFilters(page=page_number(request.GET.get("page"))),
+        viewer=request.user,
+    )
+    matches.object_list = history_lines(matches.object_list)
+    stats.head_to_head.object_list = head_to_head_lines(stats.head_to_head.object_list)
+    is_self = owner.pk == request.user.pk
+    actions = {} if is_self else profile_actions(viewer_id=request.user.pk, owner=owner)
+    return render(
+        request,
+        "accounts/profile.html",
+        {
+            **actions,
+            "owner": owner,
+            "stats": stats,
+            "form": form_entries(stats.form),
+            "matches": matches,
+            "ratings": rating_lines(
+                profile_ratings(user=owner, viewer=request.user), owner=owner.get_username()
+            ),
+            "is_self": is_self,
+        },
+    )
+
+
 def profile_actions(*, viewer_id: int, owner: AbstractBaseUser) -> dict[str, Any]:
     """What the profile's buttons say for ``viewer_id`` on ``owner``'s profile: whether each
     follows the other, whether the viewer blocked them, and whether the viewer may challenge
     them (or the refusal's words). One statement (two when the owner takes challenges only
     from people they have played), however many follows and blocks exist."""
-    facts = relations.pair_facts(viewer_id, owner.pk)
-    refusal = relations.challenge_refusal(
+    facts = pair_facts(viewer_id, owner.pk)
+    refusal = challenge_refusal(
         challenger_id=viewer_id, target_id=owner.pk, target_name=owner.get_username(), facts=facts
     )
     return {
@@ -57,7 +113,7 @@ def _person(username: str, *, shown_only: bool) -> AbstractBaseUser:
         people = people.exclude(hidden_people())
     found = people.filter(username=username).first()
     if found is None:
-        raise relations.RelationRefused("There is no such player.", status=404)
+        raise AccountRefused("There is no such player.", status=404)
     return found
 
 
@@ -91,22 +147,22 @@ def _act(request: HttpRequest, username: str, action: str) -> HttpResponse:
         owner = _person(username, shown_only=action in ("follow", "block"))
         name = owner.get_username()
         if owner.pk == viewer_id and action in ("unfollow", "unblock"):
-            raise relations.RelationRefused(f"You cannot {action} yourself.", status=400)
+            raise AccountRefused(f"You cannot {action} yourself.", status=400)
         if action == "follow":
-            relations.follow(follower_id=viewer_id, followed_id=owner.pk)
+            follow_add(follower_id=viewer_id, followed_id=owner.pk)
             done = f"You follow {name}."
         elif action == "unfollow":
-            relations.unfollow(follower_id=viewer_id, followed_id=owner.pk)
+            follow_remove(follower_id=viewer_id, followed_id=owner.pk)
             done = f"You no longer follow {name}."
         elif action == "block":
             if request.POST.get("confirm") != "yes":
-                raise relations.RelationRefused("Confirm the block with its button.", status=400)
-            relations.block(blocker_id=viewer_id, blocked_id=owner.pk)
+                raise AccountRefused("Confirm the block with its button.", status=400)
+            block_add(blocker_id=viewer_id, blocked_id=owner.pk)
             done = f"You blocked {name}."
         else:
-            relations.unblock(blocker_id=viewer_id, blocked_id=owner.pk)
+            block_remove(blocker_id=viewer_id, blocked_id=owner.pk)
             done = f"You no longer block {name}."
-    except relations.RelationRefused as refused:
+    except AccountRefused as refused:
         return _answer(request, username, owner, done=refused.message, status=refused.status)
     return _answer(request, owner.get_username(), owner, done=done, status=200)
 
@@ -151,59 +207,3 @@ def person_unblock(request: HttpRequest, username: str) -> HttpResponse:
     """``/players/<username>/unblock/``: undo one's own block (from the profile or the account
     page's list; ``back=account`` returns there)."""
     return _act(request, username, "unblock")
-
-
-# --- The account page's sections ---------------------------------------------------------------
-
-
-class ChallengeSettingForm(forms.Form):
-    who = forms.ChoiceField(
-        label="Who may challenge me",
-        choices=ChallengeSetting.Who.choices,
-        widget=forms.RadioSelect,
-        error_messages={
-            "required": "Choose who may challenge you.",
-            "invalid_choice": "Choose one of the offered answers.",
-        },
-    )
-
-
-def challenge_setting_context(request: HttpRequest) -> dict[str, Any]:
-    """The section "Who may challenge me": the choice in use and its form."""
-    who = relations.challenge_setting(request.user.pk)
-    return {
-        "who": ChallengeSetting.Who(who).label,
-        "form": ChallengeSettingForm(initial={"who": who}),
-    }
-
-
-@login_required
-@require_POST
-def challenge_setting_change(request: HttpRequest) -> HttpResponse:
-    """``/accounts/challenges/``: save who may challenge the person; a refusal shows the section
-    alone with its message (400) and changes nothing."""
-    form = ChallengeSettingForm(request.POST)
-    if not form.is_valid():
-        context = {**challenge_setting_context(request), "form": form}
-        context["error"] = "Nothing changed: choose one of the offered answers."
-        sections = [(CHALLENGES_SECTION, context)]
-        return render(request, "accounts/account.html", {"sections": sections}, status=400)
-    who = form.cleaned_data["who"]
-    relations.challenge_setting_save(user_id=request.user.pk, who=who)
-    messages.success(request, f"Who may challenge you: {ChallengeSetting.Who(who).label}.")
-    return redirect(reverse("account") + "#account-challenges")
-
-
-CHALLENGES_SECTION = "accounts/account/_challenges.html"
-BLOCKED_SECTION = "accounts/account/_blocked.html"
-
-
-def blocked_context(request: HttpRequest) -> dict[str, Any]:
-    """The section "Blocked people": those the person blocked, newest first, each with Unblock
-    (one query)."""
-    names = (
-        Block.objects.filter(blocker_id=request.user.pk)
-        .order_by("-pk")
-        .values_list("blocked__username", flat=True)
-    )
-    return {"blocked": list(names)}

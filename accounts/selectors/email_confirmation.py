@@ -1,4 +1,5 @@
-"""Confirmed e-mail addresses (docs/accounts.md, "E-mail").
+"""Confirmed e-mail addresses, read (docs/accounts.md, "E-mail"); the writes are
+``accounts.services.email_confirmation``.
 
 ``User.email`` only ever holds an address its owner confirmed: every mail the site sends reads
 it (``confirmed_address``), so nothing goes to an address until the link mailed to it was
@@ -14,23 +15,16 @@ address confirmed by another account meanwhile) gets a page saying so and change
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core import signing
-from django.core.mail import send_mail
-from django.db import IntegrityError, transaction
 from django.http import HttpRequest
-from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
 
 from accounts.models import PendingEmail
-
-logger = logging.getLogger(__name__)
 
 CONFIRM_SALT = "accounts.email_confirm"
 
@@ -43,9 +37,6 @@ FORGED, EXPIRED, GONE, OTHER_ACCOUNT, STALE, TAKEN = (
     "stale",
     "taken",
 )
-
-
-# --- Reading the address ----------------------------------------------------------------------
 
 
 def confirmed_address(user: AbstractBaseUser) -> str | None:
@@ -65,9 +56,6 @@ def address_confirmed_elsewhere(email: str, *, user_id: int | None) -> bool:
     return (others.exclude(pk=user_id) if user_id is not None else others).exists()
 
 
-# --- Asking for an address --------------------------------------------------------------------
-
-
 def confirm_token(user_id: int, email: str) -> str:
     """The signed, timestamped key of the link that confirms ``email`` for ``user_id``."""
     return signing.dumps({"u": user_id, "e": email}, salt=CONFIRM_SALT, compress=True)
@@ -76,49 +64,6 @@ def confirm_token(user_id: int, email: str) -> str:
 def confirm_url(user_id: int, email: str) -> str:
     path = reverse("email_confirm", kwargs={"token": confirm_token(user_id, email)})
     return f"{settings.PARLOUR_SITE_URL}{path}"
-
-
-def send_link(user: AbstractBaseUser, email: str) -> bool:
-    """Mail the confirmation link for ``email`` to ``email``; ``False`` when sending failed
-    (logged: the person can send it again from their account page)."""
-    context = {
-        "user": user,
-        "email": email,
-        "url": confirm_url(user.pk, email),
-        "days": settings.PARLOUR_EMAIL_CONFIRM_DAYS,
-    }
-    try:
-        send_mail(
-            subject="Confirm your e-mail address for Parlour",
-            message=render_to_string("accounts/mail/confirm_email.txt", context),
-            from_email=None,
-            recipient_list=[email],
-        )
-    except Exception:
-        logger.exception("The confirmation mail for user %s could not be sent", user.pk)
-        return False
-    return True
-
-
-def hold(user: AbstractBaseUser, email: str) -> None:
-    """Make ``email`` the person's pending address, replacing any earlier one (whose link stops
-    working). The confirmed address is untouched."""
-    PendingEmail.objects.update_or_create(
-        user=user, defaults={"email": email, "requested_at": timezone.now()}
-    )
-
-
-def ask(user: AbstractBaseUser, email: str) -> bool:
-    """Hold ``email`` as pending and mail its link; ``False`` when the mail could not be sent."""
-    hold(user, email)
-    return send_link(user, email)
-
-
-def forget_pending(user_id: int) -> None:
-    PendingEmail.objects.filter(user_id=user_id).delete()
-
-
-# --- Confirming -------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -156,29 +101,6 @@ def link_problem(link: Link, request: HttpRequest) -> str | None:
         return STALE
     if address_confirmed_elsewhere(link.email, user_id=link.user_id):
         return TAKEN
-    return None
-
-
-def confirm(link: Link) -> str | None:
-    """Make ``link``'s address the account's confirmed one and forget the pending row, in one
-    transaction; why not (``STALE``, ``TAKEN``) when it no longer fits. Two confirmations at
-    once: the pending row's lock (and the unique index on addresses) lets one through."""
-    User = get_user_model()
-    try:
-        with transaction.atomic():
-            pending = (
-                PendingEmail.objects.select_for_update()
-                .filter(user_id=link.user_id, email=link.email)
-                .first()
-            )
-            if pending is None:
-                return STALE
-            if address_confirmed_elsewhere(link.email, user_id=link.user_id):
-                return TAKEN
-            User.objects.filter(pk=link.user_id).update(email=link.email)
-            pending.delete()
-    except IntegrityError:
-        return TAKEN  # another account confirmed it between the check and the write
     return None
 
 

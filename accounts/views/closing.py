@@ -1,48 +1,27 @@
 """The pages that close or delete one's own account (docs/accounts.md, "Closing and
 deleting"): each a page saying what will happen, confirmed by the password. The writes are
-``accounts.closure`` and ``accounts.deletion``."""
+``accounts.services.closure`` and ``accounts.services.deletion``."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
-from django.contrib.auth.models import AbstractBaseUser
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from accounts.closure import CLOSED_DAYS, account_close, reopen_by
-from accounts.deletion import account_delete
+from accounts.forms import PasswordConfirmForm
+from accounts.selectors.closure import CLOSED_DAYS, reopen_by
+from accounts.services.closure import account_close
+from accounts.services.deletion import account_delete
 from accounts.throttling import _in_minutes, _wait
 
 CONFIRM_RATE = "10/h"  # close and delete posts per person: a held session cannot guess on
-
-
-class PasswordConfirmForm(forms.Form):
-    """The person's current password, to confirm an action on their account."""
-
-    password = forms.CharField(
-        label="Your password",
-        strip=False,
-        max_length=4096,
-        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
-    )
-
-    def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.user = user
-
-    def clean_password(self) -> str:
-        password = self.cleaned_data["password"]
-        if not self.user.check_password(password):
-            raise forms.ValidationError("That is not your password: nothing was changed.")
-        return password
 
 
 def closing_context(request: HttpRequest) -> dict[str, Any]:

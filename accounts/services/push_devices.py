@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
 import ipaddress
 import json
 import re
@@ -27,20 +26,13 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.errors import AccountRefused
 from accounts.models import PushSubscription
 
 ENDPOINT_MAX = PushSubscription._meta.get_field("endpoint").max_length
 BODY_MAX = 4096  # bytes of a subscription's JSON: an endpoint and two keys fit many times over
 B64URL = re.compile(r"[A-Za-z0-9_-]+={0,2}")
 LOOPBACK_NAMES = {"localhost"}
-
-
-class SubscriptionRefused(Exception):
-    """The subscription sent is not one the site keeps; ``message`` says why, for the page."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 @dataclass(frozen=True)
@@ -52,11 +44,11 @@ class Subscription:
 
 def _b64url_bytes(value: Any, name: str) -> bytes:
     if not isinstance(value, str) or not B64URL.fullmatch(value):
-        raise SubscriptionRefused(f"The key {name} is not base64url text.")
+        raise AccountRefused(f"The key {name} is not base64url text.", status=400)
     try:
         return base64.urlsafe_b64decode(value.rstrip("=") + "=" * (-len(value.rstrip("=")) % 4))
     except (binascii.Error, ValueError):
-        raise SubscriptionRefused(f"The key {name} is not base64url text.") from None
+        raise AccountRefused(f"The key {name} is not base64url text.", status=400) from None
 
 
 def _loopback(host: str) -> bool:
@@ -70,52 +62,57 @@ def _loopback(host: str) -> bool:
 
 def _endpoint_checked(endpoint: Any) -> str:
     if not isinstance(endpoint, str) or not endpoint:
-        raise SubscriptionRefused("The subscription has no endpoint.")
+        raise AccountRefused("The subscription has no endpoint.", status=400)
     if len(endpoint) > ENDPOINT_MAX or any(ord(c) <= 32 or ord(c) >= 127 for c in endpoint):
-        raise SubscriptionRefused("The endpoint is not an address the site can use.")
+        raise AccountRefused("The endpoint is not an address the site can use.", status=400)
     try:
         parts = urlsplit(endpoint)
         host = parts.hostname or ""
         parts.port  # noqa: B018 - raises ValueError on a port out of range
     except ValueError:
-        raise SubscriptionRefused("The endpoint is not an address the site can use.") from None
+        raise AccountRefused(
+            "The endpoint is not an address the site can use.", status=400
+        ) from None
     if parts.username is not None or parts.password is not None or not host:
-        raise SubscriptionRefused("The endpoint is not an address the site can use.")
+        raise AccountRefused("The endpoint is not an address the site can use.", status=400)
     if parts.scheme == "http" and settings.PARLOUR_PUSH_LOOPBACK and _loopback(host):
         return endpoint
     if parts.scheme != "https":
-        raise SubscriptionRefused("The endpoint must be an https address.")
+        raise AccountRefused("The endpoint must be an https address.", status=400)
     host = host.lower().rstrip(".")
     known = settings.PARLOUR_PUSH_HOSTS
     if not any(host == service or host.endswith("." + service) for service in known):
-        raise SubscriptionRefused(
-            "This browser's push service is not one Parlour sends to: try another browser."
+        raise AccountRefused(
+            "This browser's push service is not one Parlour sends to: try another browser.",
+            status=400,
         )
     return endpoint
 
 
 def subscription_read(body: bytes) -> Subscription:
     """The subscription in a request's JSON ``body``, every part checked; refused with its
-    reason (``SubscriptionRefused``) when any part is missing, malformed or not allowed."""
+    reason (``AccountRefused``, status 400) when any part is missing, malformed or not allowed."""
     if len(body) > BODY_MAX:
-        raise SubscriptionRefused("The subscription is too long.")
+        raise AccountRefused("The subscription is too long.", status=400)
     try:
         data = json.loads(body)
     except (ValueError, UnicodeDecodeError, RecursionError):
-        raise SubscriptionRefused("The subscription is not readable JSON.") from None
+        raise AccountRefused("The subscription is not readable JSON.", status=400) from None
     if not isinstance(data, dict) or not isinstance(data.get("keys"), dict):
-        raise SubscriptionRefused("The subscription has no keys.")
+        raise AccountRefused("The subscription has no keys.", status=400)
     endpoint = _endpoint_checked(data.get("endpoint"))
     keys = data["keys"]
     point = _b64url_bytes(keys.get("p256dh"), "p256dh")
     if len(point) != 65 or point[0] != 4:
-        raise SubscriptionRefused("The key p256dh is not an uncompressed P-256 point.")
+        raise AccountRefused("The key p256dh is not an uncompressed P-256 point.", status=400)
     try:
         ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
     except ValueError:
-        raise SubscriptionRefused("The key p256dh is not a point of the P-256 curve.") from None
+        raise AccountRefused(
+            "The key p256dh is not a point of the P-256 curve.", status=400
+        ) from None
     if len(_b64url_bytes(keys.get("auth"), "auth")) != 16:
-        raise SubscriptionRefused("The key auth is not 16 bytes.")
+        raise AccountRefused("The key auth is not 16 bytes.", status=400)
     return Subscription(
         endpoint=endpoint, p256dh=keys["p256dh"].rstrip("="), auth=keys["auth"].rstrip("=")
     )
@@ -175,33 +172,3 @@ def device_remove(*, user_id: int, device_id: int) -> bool:
     """Remove one of the person's devices; ``False`` when they have no such device."""
     removed, _ = PushSubscription.objects.filter(user_id=user_id, pk=device_id).delete()
     return bool(removed)
-
-
-def devices_of(user_id: int) -> list[PushSubscription]:
-    """The person's devices, newest first."""
-    return list(PushSubscription.objects.filter(user_id=user_id).order_by("-created_at", "-pk"))
-
-
-@dataclass(frozen=True)
-class DeviceLine:
-    """One device as the notifications page lists it: never its keys; its endpoint only as a
-    digest, which the page's script compares with this browser's to say "this device"."""
-
-    pk: int
-    label: str
-    created_at: datetime
-    last_success_at: datetime | None
-    endpoint_digest: str  # SHA-256 of the endpoint, hex
-
-
-def push_device_lines(devices: list[PushSubscription]) -> list[DeviceLine]:
-    return [
-        DeviceLine(
-            pk=device.pk,
-            label=device.label,
-            created_at=device.created_at,
-            last_success_at=device.last_success_at,
-            endpoint_digest=hashlib.sha256(device.endpoint.encode()).hexdigest(),
-        )
-        for device in devices
-    ]

@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.core import signing
 from django.urls import reverse
 
@@ -83,16 +82,6 @@ def unsubscribe_read(token: str) -> Unsubscribe | None:
     if not isinstance(user_id, int) or kind not in KINDS:
         return None
     return Unsubscribe(user_id=user_id, kind=kind)
-
-
-def unsubscribe_apply(target: Unsubscribe) -> bool:
-    """Turn the kind off for the person; ``False`` when the person no longer exists."""
-    if not get_user_model().objects.filter(pk=target.user_id).exists():
-        return False
-    NotificationSettings.objects.update_or_create(
-        user_id=target.user_id, defaults={KINDS[target.kind]: False}
-    )
-    return True
 
 
 def unsubscribe_url(user_id: int, kind: str) -> str:

@@ -1,7 +1,7 @@
 """The "Your data" section of the account page and its two URLs (docs/accounts.md): ask for
 an export and watch it being prepared (``/accounts/data/``), and download it
 (``/accounts/data/<id>/``, its owner only: anyone else, staff included, gets a 404). The work
-is ``accounts.export_build``'s."""
+is ``accounts.services.data_export``'s."""
 
 from __future__ import annotations
 
@@ -13,16 +13,17 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from accounts.export_build import (
+from accounts.errors import AccountRefused
+from accounts.models import DataExport
+from accounts.selectors.data_export import (
     EXPORT_DAYS,
-    ExportRefused,
-    data_export_request,
     expires_at,
     latest_export,
     next_export_at,
+    ready_export,
 )
-from accounts.export_files import export_path
-from accounts.models import DataExport
+from accounts.services.data_export import data_export_request
+from accounts.services.export_files import export_path
 
 SECTION = "accounts/account/_data.html"
 
@@ -57,11 +58,11 @@ def data_export(request: HttpRequest) -> HttpResponse:
         return _section(request)
     try:
         data_export_request(user=request.user)
-    except ExportRefused as exc:
+    except AccountRefused as exc:
         if request.htmx:
-            return _section(request, status=429, refusal=exc.message)
+            return _section(request, status=exc.status, refusal=exc.message)
         context = {"section": {**data_context(request), "refusal": exc.message}}
-        return render(request, "accounts/data_export.html", context, status=429)
+        return render(request, "accounts/data_export.html", context, status=exc.status)
     if request.htmx:
         return _section(request)
     messages.success(request, "Your data is being prepared: this page shows when it is ready.")
@@ -72,9 +73,7 @@ def data_export(request: HttpRequest) -> HttpResponse:
 @require_GET
 def data_export_download(request: HttpRequest, pk: int) -> FileResponse:
     """The export's file, to its owner only, while it is kept."""
-    export = DataExport.objects.filter(
-        pk=pk, user_id=request.user.pk, status=DataExport.Status.READY
-    ).first()
+    export = ready_export(export_id=pk, user_id=request.user.pk)
     if export is None:
         raise Http404("No such export.")
     path = export_path(export.file_name)
