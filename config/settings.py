@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "template_partials",
     "axes",  # failed sign-ins (docs/hardening.md)
     "django_ratelimit",  # registration and password-reset limits; its checks vet the cache
+    "core",  # the platform: middlewares, error views, brokers, the backup command
     "accounts",
     "games",
 ]
@@ -68,24 +69,24 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # A NUL in a path or an admin query is a 400 before a query sees it (config/null_bytes.py).
-    "config.null_bytes.NullBytesRejectedMiddleware",
+    # A NUL in a path or an admin query is a 400 before a query sees it (core/null_bytes.py).
+    "core.null_bytes.NullBytesRejectedMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    # An empty _to_field is a 400 before the admin turns it into a 500 (config/admin_to_field.py).
-    "config.admin_to_field.AdminEmptyToFieldRejectedMiddleware",
+    # An empty _to_field is a 400 before the admin turns it into a 500 (core/admin_to_field.py).
+    "core.admin_to_field.AdminEmptyToFieldRejectedMiddleware",
     # The reader's time zone, from the session: no query of its own (accounts/time_zone.py).
     "accounts.time_zone_middleware.ReaderTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Every response below varies on HX-Request: a page and its htmx fragment share URLs.
-    "config.htmx_vary.HtmxVaryMiddleware",
+    "core.htmx_vary.HtmxVaryMiddleware",
     # A lost or refused database connection in a view is a 503 page, not a 500 (config/urls.py
     # has the handler500 for the same errors outside a view).
-    "config.unavailable.DatabaseUnavailableMiddleware",
+    "core.unavailable.DatabaseUnavailableMiddleware",
     "axes.middleware.AxesMiddleware",  # last: turns a sign-in lockout into its 429 page
 ]
 
@@ -154,7 +155,7 @@ if os.environ.get("PARLOUR_DB_POOL") == "1":
             "reconnect_timeout": 5,
         }
 # Under the ASGI server, how many pages a process runs at once; the rest wait in the event loop
-# as they would in sync gunicorn's listen queue (config/page_queue.py). By default two fewer than
+# as they would in sync gunicorn's listen queue (core/page_queue.py). By default two fewer than
 # the pool's size: each page finds a connection without the pool's 10 s wait, and two are left
 # for the live streams' brief reads.
 PARLOUR_ASGI_PAGES = int(
@@ -365,7 +366,7 @@ CONTENT_SECURITY_POLICY = {
 REDIS_URL = os.environ.get("REDIS_URL", "")
 _broker = os.environ.get("CELERY_BROKER_URL", "")
 CELERY_FILESYSTEM_DIR = DATA_DIR / "broker"
-# Seconds a Redis connect or command may take before it counts as down (config/publish.py):
+# Seconds a Redis connect or command may take before it counts as down (core/publish.py):
 # short, so a move committed while Redis is unreachable or hung still answers at once (redis-py
 # would otherwise wait for the kernel's SYN retries, two minutes).
 PARLOUR_BROKER_TIMEOUT = float(os.environ.get("PARLOUR_BROKER_TIMEOUT", "0.25"))
@@ -384,15 +385,15 @@ if REDIS_URL:
     CELERY_TASK_ALWAYS_EAGER = False
     CELERY_BROKER_TRANSPORT_OPTIONS = PARLOUR_REDIS_TRANSPORT_OPTIONS
     # kombu's Redis transport, with a worker that survives losing Redis while it holds
-    # reserved messages (config/redis_broker.py says how it died before).
-    CELERY_BROKER_TRANSPORT = "config.redis_broker:Transport"
+    # reserved messages (core/redis_broker.py says how it died before).
+    CELERY_BROKER_TRANSPORT = "core.redis_broker:Transport"
 elif _broker == "filesystem":
     # make run: a real worker and beat beside the web process, no Redis needed.
     for sub in ("queue", "processed", "control"):
         (CELERY_FILESYSTEM_DIR / sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_URL = "filesystem://"
-    # kombu's transport with its messages written atomically (config/broker.py says why).
-    CELERY_BROKER_TRANSPORT = "config.broker:Transport"
+    # kombu's transport with its messages written atomically (core/broker.py says why).
+    CELERY_BROKER_TRANSPORT = "core.broker:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(CELERY_FILESYSTEM_DIR / "queue"),
         "data_folder_out": str(CELERY_FILESYSTEM_DIR / "queue"),

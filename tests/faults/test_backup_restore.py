@@ -41,7 +41,7 @@ import dj_database_url
 from celery import Celery, current_app
 from django.db import connections
 
-from config.publish import broker_backoff_reset
+from core.publish import broker_backoff_reset
 from games import bots
 from games.engines import get_engine
 from games.engines.records import keyed_hash
@@ -411,7 +411,7 @@ def filesystem_queue(stack: Stack) -> Iterator[None]:
     app.config_from_object("django.conf:settings", namespace="CELERY")
     app.conf.update(
         broker_url="filesystem://",
-        broker_transport="config.broker:Transport",
+        broker_transport="core.broker:Transport",
         broker_transport_options={
             "data_folder_in": str(broker / "queue"),
             "data_folder_out": str(broker / "queue"),
