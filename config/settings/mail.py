@@ -9,7 +9,8 @@ import os
 from config.settings.base import env_bool
 
 # Mail: the console backend by default (mails are printed); SMTP with
-# EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend and the variables below (README).
+# EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend and the variables below
+# (docs/configuration.md).
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "parlour@localhost")
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
