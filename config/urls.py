@@ -20,10 +20,10 @@ urlpatterns = [
 ]
 
 # A database connection error raised outside a view (a session saved on the way out) is a 503
-# page too, like those in views (config/unavailable.py); anything else is Django's 500 page.
-handler500 = "config.unavailable.server_error"
+# page too, like those in views (core/unavailable.py); anything else is Django's 500 page.
+handler500 = "core.unavailable.server_error"
 # 400, 403 and 404 without Django's second CSRF check, which read a malformed body again and
-# turned the 400 into a 500 (config/error_views.py).
-handler400 = "config.error_views.bad_request"
-handler403 = "config.error_views.permission_denied"
-handler404 = "config.error_views.page_not_found"
+# turned the 400 into a 500 (core/error_views.py).
+handler400 = "core.error_views.bad_request"
+handler403 = "core.error_views.permission_denied"
+handler404 = "core.error_views.page_not_found"

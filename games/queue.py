@@ -28,7 +28,7 @@ from typing import Any
 from celery import Celery, Task, current_app
 from django.db import transaction
 
-from config.publish import publish
+from core.publish import publish
 
 logger = logging.getLogger(__name__)
 
@@ -75,7 +75,7 @@ def send(
     was not sent.
 
     With a broker: sent once, bounded in time, skipped during a known outage
-    (``config/publish.py``). The write that made it due is committed already, and the sweepers
+    (``core/publish.py``). The write that made it due is committed already, and the sweepers
     (``games.sweep_stalled``, ``accounts.turn_mails_sweep``) send again what a broker outage
     lost.
 

@@ -5,7 +5,7 @@ deadline) or a person's notices (a challenge, a rematch offer); the message goes
 so a stream never announces a version that a reader cannot see yet, and a rolled-back change is
 never announced. Without Redis (``PARLOUR_LIVE`` off) nothing is sent and pages poll.
 
-Redis down costs a request as little as a broker outage does (``config/publish.py``): short
+Redis down costs a request as little as a broker outage does (``core/publish.py``): short
 socket timeouts, then this process skips Redis for ``PARLOUR_LIVE_BACKOFF`` seconds (1) without
 touching the network. A lost message is a late page, never a wrong one: pages that lost their
 stream poll, a stream that (re)connects is told the current version at once, and a hub takes

@@ -33,7 +33,7 @@ def theme_colours() -> dict[str, str]:
 
 def manifest_data() -> dict[str, object]:
     """The web app manifest: the name, the start page, a window of its own, the colours and
-    the icons (each size plain and maskable, drawn by ``config/draw_icons.py``)."""
+    the icons (each size plain and maskable, drawn by ``tools/draw_icons.py``)."""
     colours = theme_colours()
     icons = [
         {"src": static(f"icons/icon-{size}.png"), "sizes": f"{size}x{size}", "type": "image/png"}

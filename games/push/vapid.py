@@ -8,7 +8,7 @@ and beat included, reads the same file, so browsers keep the subscriptions they 
 
 Both keys are base64url without padding, the form browsers and ``pywebpush`` take: the private
 key is its 32-byte secret, the public key its 65-byte uncompressed point (``applicationServerKey``).
-Imported by ``config/settings.py`` before Django is set up: nothing here imports Django (nor
+Imported by ``config/settings/push.py`` before Django is set up: nothing here imports Django (nor
 does ``games/__init__.py`` or ``games/push/__init__.py``).
 """
 

@@ -43,6 +43,6 @@ def history(request: HttpRequest) -> HttpResponse:
         "prev_query": page.has_previous() and filters.querystring(page=page.previous_page_number()),
         "next_query": page.has_next() and filters.querystring(page=page.next_page_number()),
     }
-    # The same URL answers with a partial or a page: ``config.htmx_vary`` adds ``Vary:
+    # The same URL answers with a partial or a page: ``core.htmx_vary`` adds ``Vary:
     # HX-Request`` so that caches keep the two apart.
     return render(request, RESULTS_PARTIAL if partial else "games/history.html", context)

@@ -28,7 +28,7 @@ from django.conf import settings
 from django.db import connections
 from django.test import Client
 
-from config.publish import broker_backoff_reset
+from core.publish import broker_backoff_reset
 from tests import factories
 from tests.stack.http import Browser
 from tests.stack.processes import (
@@ -121,7 +121,7 @@ def stack(fault_db, redis_server, tmp_path) -> Iterator[Stack]:
     app.config_from_object("django.conf:settings", namespace="CELERY")
     app.conf.update(
         broker_url=redis_server.url,
-        broker_transport="config.redis_broker:Transport",  # as the settings name it for Redis
+        broker_transport="core.redis_broker:Transport",  # as the settings name it for Redis
         broker_transport_options=dict(settings.PARLOUR_REDIS_TRANSPORT_OPTIONS),
         task_always_eager=False,
         task_default_queue=servers.queue,

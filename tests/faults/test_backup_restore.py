@@ -41,7 +41,7 @@ import dj_database_url
 from celery import Celery, current_app
 from django.db import connections
 
-from config.publish import broker_backoff_reset
+from core.publish import broker_backoff_reset
 from games import bots
 from games.engines import get_engine
 from games.engines.records import keyed_hash
@@ -373,9 +373,9 @@ def test_a_postgres_backup_taken_during_play_restores_whole(
 
 
 def sqlite_database(path: Path) -> dict:
-    """Connection settings for the SQLite file ``path`` with the options config/settings.py
-    gives the embedded default (WAL, IMMEDIATE, a busy timeout), which this run's settings
-    need not have (CI runs the suite with DATABASE_URL on PostgreSQL)."""
+    """Connection settings for the SQLite file ``path`` with the options
+    config/settings/database.py gives the embedded default (WAL, IMMEDIATE, a busy timeout),
+    which this run's settings need not have (CI runs the suite with DATABASE_URL on PostgreSQL)."""
     target = dj_database_url.parse(f"sqlite:///{path}", conn_max_age=0)
     target["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
@@ -405,13 +405,13 @@ def default_database_at(target: dict, django_db_blocker) -> Iterator[None]:
 @contextlib.contextmanager
 def filesystem_queue(stack: Stack) -> Iterator[None]:
     """This process's task sends go to the stack's filesystem broker and queue, as the web
-    process's do (config/settings.py's ``CELERY_BROKER_URL=filesystem``)."""
+    process's do (config/settings/celery.py's ``CELERY_BROKER_URL=filesystem``)."""
     broker = Path(stack.env["PARLOUR_DATA_DIR"]) / "broker"
     app = Celery(f"parlour-backup-{uuid.uuid4().hex[:6]}")
     app.config_from_object("django.conf:settings", namespace="CELERY")
     app.conf.update(
         broker_url="filesystem://",
-        broker_transport="config.broker:Transport",
+        broker_transport="core.broker:Transport",
         broker_transport_options={
             "data_folder_in": str(broker / "queue"),
             "data_folder_out": str(broker / "queue"),

@@ -8,7 +8,7 @@ import pytest
 from django.db import IntegrityError, InterfaceError, OperationalError, ProgrammingError
 from django.test import RequestFactory
 
-from config.unavailable import DatabaseUnavailableMiddleware, server_error
+from core.unavailable import DatabaseUnavailableMiddleware, server_error
 
 # No database access is allowed here at all: pytest-django blocks it outside db tests, so a
 # query while answering would fail these tests.
@@ -77,4 +77,4 @@ def test_the_500_handler_is_still_a_500_for_anything_else():
 def test_the_project_routes_its_500s_through_the_handler():
     from config import urls
 
-    assert urls.handler500 == "config.unavailable.server_error"
+    assert urls.handler500 == "core.unavailable.server_error"

@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import ConsoleMessage, expect
 
 from config.celery import app
-from config.publish import broker_backoff_reset
+from core.publish import broker_backoff_reset
 from games import tasks
 from games.models import AnalysedDecision, MatchAnalysis
 from tests import factories

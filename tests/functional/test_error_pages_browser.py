@@ -12,7 +12,7 @@ from django.db import OperationalError
 from django.test import RequestFactory
 from playwright.sync_api import Route, expect
 
-from config.unavailable import database_unavailable_response
+from core.unavailable import database_unavailable_response
 from tests import factories
 from tests.functional.test_screenshots import DESKTOP, PHONE, overflowing, screenshot_path
 

@@ -57,7 +57,7 @@ def test_a_running_match_keeps_its_seed_salt_and_hands_out_of_the_admin(staff_cl
 @pytest.mark.parametrize("method", ["get", "post"])
 def test_an_empty_to_field_is_a_400_not_a_500(staff_client, method):
     """Django's admin skips its ``_to_field`` check for an empty value and then fails looking
-    for a field named "" (found by the fuzz suite): config/admin_to_field.py refuses it."""
+    for a field named "" (found by the fuzz suite): core/admin_to_field.py refuses it."""
     group = Group.objects.create(name="umpires")
     url = f"/admin/auth/group/{group.pk}/change/"
     if method == "get":

@@ -20,7 +20,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from psycopg.conninfo import conninfo_to_dict
 
-from games.management.commands.backup import postgres_conninfo, sqlite_copy
+from core.management.commands.backup import postgres_conninfo, sqlite_copy
 from games.models import Match, Move, Seat
 from games.services import match_create
 from tests import factories

@@ -470,7 +470,7 @@ def test_a_move_still_lands_when_the_broker_is_down(ann, depends_on_current_app)
     records: list[logging.LogRecord] = []
     handler = logging.Handler()
     handler.emit = records.append
-    logging.getLogger("parlour.broker").addHandler(handler)  # config/publish.py
+    logging.getLogger("parlour.broker").addHandler(handler)  # core/publish.py
     try:
         tasks.enqueue(tasks.bot_turn, match.pk, version)
     finally:

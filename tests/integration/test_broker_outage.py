@@ -31,7 +31,7 @@ import redis
 from celery import Celery, current_app
 from django.conf import settings
 
-from config.publish import broker_backoff_reset
+from core.publish import broker_backoff_reset
 from games.models import Match, Move
 from games.services import match_create
 from tests import factories
@@ -40,7 +40,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 MOVES = 4
 MARGIN = 0.5  # seconds: the bound
-REDIS_TRANSPORT = "config.redis_broker:Transport"  # as the settings name it with REDIS_URL
+REDIS_TRANSPORT = "core.redis_broker:Transport"  # as the settings name it with REDIS_URL
 
 
 @contextmanager

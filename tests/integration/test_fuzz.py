@@ -1131,7 +1131,7 @@ def test_the_shapes_that_once_crashed_are_4xx(world: World) -> None:
     column on the table's poll and the move (SQLite could not bind it: OverflowError), a NUL
     in the URL or a header (PostgreSQL refused it: DataError), and a body Django cannot parse on a
     CSRF-checked POST (Django's own 400 and 404 views read it again and turned the 400 into a
-    500: config/error_views.py)."""
+    500: core/error_views.py)."""
     client = Client(raise_request_exception=False)
     client.cookies[django_settings.SESSION_COOKIE_NAME] = world.sessions["ann"]
     pk = world.match_ids[0]

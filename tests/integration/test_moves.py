@@ -156,7 +156,7 @@ def test_a_malformed_htmx_current_url_is_not_a_500(match, client):
         assert response.status_code == 200, value
         assert response.headers["HX-Redirect"].startswith("/accounts/login/?next=/")
         assert "evil" not in response.headers["HX-Redirect"]
-    # A NUL in any header is refused before any view (config/null_bytes.py).
+    # A NUL in any header is refused before any view (core/null_bytes.py).
     response = client.get(
         f"/matches/{match.pk}/", headers={"HX-Request": "true", "HX-Current-URL": "\x00"}
     )

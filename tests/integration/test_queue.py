@@ -13,7 +13,7 @@ import pytest
 from celery import Celery, current_app
 from django.conf import settings
 
-from config.publish import broker_backoff_reset
+from core.publish import broker_backoff_reset
 from games import queue
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,4 +1,4 @@
-"""``Vary: HX-Request`` (config/htmx_vary.py): a page and its htmx fragment share a URL, so every
+"""``Vary: HX-Request`` (core/htmx_vary.py): a page and its htmx fragment share a URL, so every
 answer says it varies on that header, once, beside what else it varies on."""
 
 from __future__ import annotations

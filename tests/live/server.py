@@ -48,8 +48,8 @@ def asgi_server() -> Iterator[str]:
         loop.run_until_complete(sync_to_async(connections.close_all)())
         loop.close()
 
-    # As PARLOUR_DB_POOL=1 does for the ASGI server (config/settings.py): each request's thread
-    # closes its connection when the request ends.
+    # As PARLOUR_DB_POOL=1 does for the ASGI server (config/settings/database.py): each request's
+    # thread closes its connection when the request ends.
     database = connections.settings["default"]
     kept_age = database["CONN_MAX_AGE"]
     database["CONN_MAX_AGE"] = 0

@@ -20,6 +20,7 @@ NO_TASKS_IMPORTS = (
     "games.bots",
     "games.queue",
     "accounts",
+    "core",
 )
 
 # The one games module accounts may name: it sends background work by its registered name.
@@ -27,15 +28,29 @@ ACCOUNTS_MAY_IMPORT = ("games.queue",)
 
 
 def test_no_layer_imports_a_tasks_module():
-    found = modules(ROOT, ["games", "accounts"])
+    found = modules(ROOT, ["games", "accounts", "core"])
     assert tasks_imports(found, NO_TASKS_IMPORTS) == []
 
 
 def test_the_import_graph_of_games_and_accounts_has_no_cycle():
-    found = modules(ROOT, ["games", "accounts"])
+    found = modules(ROOT, ["games", "accounts", "core"])
     assert "games.tasks" in found and "games.services._store" in found  # the scan saw them
     components = cycles(found)
     assert components == [], "\n" + "\n\n".join(cycle_report(found, c) for c in components)
+
+
+def test_the_platform_imports_no_games_or_accounts_module():
+    """``core`` (middlewares, error views, brokers, the publisher, the page queue, the backup
+    command) sits below both: the games and the accounts use it, never the other way round."""
+    found = modules(ROOT, ["core"])
+    assert "core.publish" in found and "core.management.commands.backup" in found
+    upward = [
+        f"{module.path.relative_to(ROOT)}:{target.line} {target.module}"
+        for module in found.values()
+        for target in module.imports
+        if target.module.split(".")[0] in {"games", "accounts"}
+    ]
+    assert upward == []
 
 
 def test_no_service_or_task_names_a_game():

@@ -1,4 +1,4 @@
-"""config/page_queue.py: under the ASGI server at most PARLOUR_ASGI_PAGES pages run at once in a
+"""core/page_queue.py: under the ASGI server at most PARLOUR_ASGI_PAGES pages run at once in a
 process and the rest wait their turn in arrival order; live streams and lifespan pass by."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from config.page_queue import PageQueue
+from core.page_queue import PageQueue
 
 
 class Pages:

@@ -14,7 +14,7 @@ from tests.unit.import_graph import ROOT, modules, tasks_imports
 
 
 def test_the_vapid_module_imports_no_django():
-    """What ``config/settings.py`` imports at its top: ``games``, ``games.push`` and the keys
+    """What ``config/settings/push.py`` imports at its top: ``games``, ``games.push`` and the keys
     module itself, none of which may set Django's app loading going."""
     script = (
         "import sys\n"

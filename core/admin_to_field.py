@@ -15,7 +15,7 @@ from collections.abc import Callable
 from django.core.exceptions import BadRequest
 from django.http import HttpRequest, HttpResponse
 
-from config.error_views import bad_request
+from core.error_views import bad_request
 
 ADMIN_PREFIX = "/admin/"
 TO_FIELD = "_to_field"  # django.contrib.admin.options.TO_FIELD_VAR

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from django.core.exceptions import BadRequest
 from django.http import HttpRequest, HttpResponse
 
-from config.error_views import bad_request
+from core.error_views import bad_request
 
 NUL = "\x00"
 ADMIN_PREFIX = "/admin/"

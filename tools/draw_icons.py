@@ -1,6 +1,6 @@
 """Draws the installable app's icons (``static/icons/*.png``) from the favicon's shape.
 
-``python -m config.draw_icons`` writes ``icon-192.png`` and ``icon-512.png`` (the favicon's
+``python tools/draw_icons.py`` writes ``icon-192.png`` and ``icon-512.png`` (the favicon's
 tilted card with its "P", on no background) and ``maskable-192.png`` and ``maskable-512.png``
 (the same on the felt green to the edges, the card inside the middle 80% a system may cut to
 a circle). The card's place, corner, border, tilt and colours are read from

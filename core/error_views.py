@@ -18,7 +18,7 @@ from django.template.loader import render_to_string
 
 def error_page(template_name: str, status: int) -> HttpResponse:
     """An error template as the answer. No request is passed: no context processor runs, so
-    no session, user or database read (the 500 handler in config/unavailable.py uses it too)."""
+    no session, user or database read (the 500 handler in core/unavailable.py uses it too)."""
     return HttpResponse(render_to_string(template_name), status=status)
 
 

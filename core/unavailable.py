@@ -30,7 +30,7 @@ from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 
-from config.error_views import error_page
+from core.error_views import error_page
 
 logger = logging.getLogger("parlour.unavailable")
 
@@ -85,7 +85,7 @@ def server_error(request: HttpRequest, template_name: str = "500.html") -> HttpR
 
     Rendered here rather than by Django's ``defaults.server_error``, whose
     ``requires_csrf_token`` runs the CSRF check again and so reads the body again: on a request
-    whose body could not be parsed, the handler itself would raise (config/error_views.py).
+    whose body could not be parsed, the handler itself would raise (core/error_views.py).
     """
     exc = sys.exc_info()[1]
     if isinstance(exc, DATABASE_UNAVAILABLE):

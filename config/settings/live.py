@@ -1,0 +1,34 @@
+"""Live events: the server-sent-events streams fed by Redis pub/sub (docs/configuration.md,
+"Live tables"; docs/live.md).
+"""
+
+from __future__ import annotations
+
+import os
+
+from config.settings.celery import CELERY_TASK_DEFAULT_QUEUE, REDIS_URL
+from config.settings.database import DATABASES
+
+# --- Live events (games/live/, docs/live.md) ---------------------------------------------------
+# Open pages hear "match M is at version V" and their badge count over one server-sent-events
+# stream a tab, fed by Redis pub/sub: on whenever Redis is configured. Without it (the embedded
+# default) pages poll as before; PARLOUR_LIVE=0 turns streams off with Redis too.
+PARLOUR_LIVE = bool(REDIS_URL) and os.environ.get("PARLOUR_LIVE", "1") == "1"
+# One channel a deployment (pub/sub ignores Redis's database numbers, so two sites or test runs
+# sharing a server are kept apart by name).
+PARLOUR_LIVE_CHANNEL = os.environ.get(
+    "PARLOUR_LIVE_CHANNEL",
+    f"parlour:live:{CELERY_TASK_DEFAULT_QUEUE}:{DATABASES['default']['NAME']}",
+)
+# Seconds a process skips Redis after a failed publish (games/live/publish.py); a hub that has
+# just (re)subscribed waits this long (and a little more) before it takes streams, so no message
+# skipped meanwhile by another process goes unannounced to a stream that started after it.
+PARLOUR_LIVE_BACKOFF = float(os.environ.get("PARLOUR_LIVE_BACKOFF", "1"))
+# Seconds between the stream's keep-alive comments (proxies close a connection silent for long).
+# 25 s: under the 60 s idle timeouts of nginx and the common proxies; at 15 s, 5,000 idle
+# streams cost 6.2% of a core (docs/performance.md).
+PARLOUR_LIVE_HEARTBEAT = float(os.environ.get("PARLOUR_LIVE_HEARTBEAT", "25"))
+# At most this many seconds over which a public match's watchers are told of a new version
+# (its members at once): their pages' fetches arrive spread out, not as one queue in front of
+# the seats' (games/live/hub.py).
+PARLOUR_LIVE_SPREAD = float(os.environ.get("PARLOUR_LIVE_SPREAD", "2"))
