@@ -1,10 +1,8 @@
-"""What a person wants to be told, and what they have been told about each match.
+"""The person's rows: what they want to be told (``NotificationSettings``, created on demand: no
+row means both kinds on), their push devices, time zone, holiday, pending e-mail address, name
+changes, closure, data exports, follows, blocks and who may challenge them.
 
-``NotificationSettings`` holds a person's choices (created on demand: no row means both kinds
-on). ``MatchNotice`` is one row per person and match: when the table was last served to them in
-full (``seen_at``), when the last turn mail went (``turn_mailed_at``, the rate limit) and the
-last deadline reminder (``deadline_mailed_at``, once per turn). The rate limit is a conditional
-UPDATE on that one row, so two workers deciding the same mail at once send it once.
+What they have been told about each match (``MatchNotice``) is the games' (``games.models``).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Each request in the reader's time zone, without a query of its own.
 
-The zone comes from the session (``accounts.time_zone`` writes it at sign-in and when it is
+The zone comes from the session (``accounts.services.time_zone`` writes it at sign-in and when it is
 changed), which a signed-in request reads anyway (a session signed in before time zones
 existed reads the zone once and keeps it); a request without a session cookie (a
 signed-out visitor) is not made to open one, and sees UTC. Templates' ``date`` filters and

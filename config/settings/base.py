@@ -73,7 +73,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # An empty _to_field is a 400 before the admin turns it into a 500 (core/admin_to_field.py).
     "core.admin_to_field.AdminEmptyToFieldRejectedMiddleware",
-    # The reader's time zone, from the session: no query of its own (accounts/time_zone.py).
+    # The reader's time zone, from the session: no query of its own
+    # (accounts/services/time_zone.py).
     "accounts.time_zone_middleware.ReaderTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",

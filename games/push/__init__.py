@@ -9,6 +9,6 @@ a match waits for their move, and what makes the site an installable app.
 - ``app_shell``: the web app manifest and the service worker, served from the site's root.
 
 The person's devices (subscribing, listing, removing) are the person's own, in ``accounts``
-(``accounts/push_devices.py``, ``accounts/push_views.py``). This package imports nothing on
-its own: the settings import ``games.push.vapid`` without Django being set up.
+(``accounts/services/push_devices.py``, ``accounts/views/push.py``). This package imports
+nothing on its own: the settings import ``games.push.vapid`` without Django being set up.
 """

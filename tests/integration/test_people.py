@@ -1,6 +1,7 @@
 """Follow, unfollow, block and unblock from a profile; the friends page; who may challenge me
 and the blocked people on the account page; a block keeps people out of each other's free
-seats (accounts/people.py, accounts/friends.py, games/services/matches.py ``match_join``)."""
+seats (games/views/profiles.py, games/selectors/friends.py, games/services/matches.py
+``match_join``)."""
 
 from __future__ import annotations
 

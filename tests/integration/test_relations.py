@@ -1,5 +1,6 @@
-"""Follows, friends, blocks and who may challenge whom (accounts/relations.py): the rules, one
-query each, and a block's effects in one transaction."""
+"""Follows, friends, blocks and who may challenge whom (accounts/services/relations.py,
+accounts/selectors/relations.py): the rules, one query each, and a block's effects in one
+transaction."""
 
 from __future__ import annotations
 

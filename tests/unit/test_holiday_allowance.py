@@ -1,4 +1,4 @@
-"""The holiday arithmetic at its edges (accounts.holiday_allowance; docs/accounts.md)."""
+"""The holiday arithmetic at its edges (accounts.selectors.holiday_allowance; docs/accounts.md)."""
 
 from __future__ import annotations
 
