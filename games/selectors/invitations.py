@@ -40,6 +40,8 @@ class InvitationItem:
 class RematchFacts:
     match_id: int
     status: str
+    # Whether the reader holds a live invitation to it (only then is there a rematch to accept).
+    invited: bool = False
 
 
 def _notice_q(user_id: int) -> Q:
@@ -86,10 +88,22 @@ def invited_to(*, match_id: int, user_id: int) -> bool:
     ).exists()
 
 
-def rematch_of(match_id: int) -> RematchFacts | None:
-    """The rematch offered from a finished match, if any (one query)."""
-    row = Match.objects.filter(rematch_of_id=match_id).values_list("pk", "status").first()
-    return RematchFacts(match_id=row[0], status=row[1]) if row else None
+def rematch_of(match_id: int, reader_id: int | None = None) -> RematchFacts | None:
+    """The rematch offered from a finished match, if any, and whether ``reader_id`` holds a
+    live invitation to it (one query)."""
+    invited = Invitation.objects.filter(
+        match_id=OuterRef("pk"),
+        user_id=reader_id,
+        status=Status.PENDING,
+        expires_at__gt=timezone.now(),
+    )
+    row = (
+        Match.objects.filter(rematch_of_id=match_id)
+        .annotate(invited=Exists(invited))
+        .values_list("pk", "status", "invited")
+        .first()
+    )
+    return RematchFacts(match_id=row[0], status=row[1], invited=row[2]) if row else None
 
 
 def _item(row: Invitation) -> InvitationItem:

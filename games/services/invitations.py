@@ -22,7 +22,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from accounts.selectors.relations import blocked_between
+from accounts.selectors.relations import blocked_between, blocked_with_any
 from games.live import publish as live
 from games.models import BotLevel, Invitation, Match, Seat
 from games.services._store import match_bump
@@ -35,6 +35,10 @@ from games.services.matches import match_create, match_start
 Status = Invitation.Status
 # A rematch offer with no turn deadline stays open this long.
 REMATCH_DAYS_WITHOUT_DEADLINE = 7
+
+# A seat refused across a block (docs/accounts.md, "Friends and blocks"): the words of
+# ``games.services.matches.match_join``'s refusal, so neither says who blocked whom.
+ACROSS_A_BLOCK = "A block stands between you and someone at this table: you cannot sit at it."
 
 REFUSED_BY_STATUS = {
     Status.ACCEPTED: "You already accepted this invitation.",
@@ -109,6 +113,8 @@ def invitation_accept(*, invitation_id: int, user: AbstractBaseUser) -> Answered
                 refusal = "You already sit at this table."
             elif any(s.index == invitation.seat_index for s in seats):
                 refusal = "That seat was just taken."
+            elif _across_a_block(match, seats, user.pk):
+                raise Rejected(ACROSS_A_BLOCK, status=403)
         if refusal:
             raise Rejected(refusal, status=409)
         if not expired:
@@ -176,6 +182,19 @@ def invitations_decline_between(*, a_id: int, b_id: int) -> int:
     return declined
 
 
+def invitations_end(*, match_id: int) -> int:
+    """End a cancelled match's pending invitations: marked expired, so they leave the invited
+    people's notices and badges (called inside the cancel's transaction, the match locked).
+    How many were ended."""
+    pending = Invitation.objects.filter(match_id=match_id, status=Status.PENDING)
+    invited = list(pending.values_list("user_id", flat=True))
+    if not invited:
+        return 0
+    ended = pending.update(status=Status.EXPIRED, answered_at=timezone.now())
+    live.badges_changed(invited)
+    return ended
+
+
 def person_blocked_receiver(sender: object, *, blocker_id: int, blocked_id: int, **_: Any) -> None:
     """``accounts.relations.person_blocked``'s listener (connected in ``games.apps``)."""
     invitations_decline_between(a_id=blocker_id, b_id=blocked_id)
@@ -202,6 +221,12 @@ def rematch_offer(*, match_id: int, user: AbstractBaseUser) -> Answered:
     ).first()
     if pending is not None and pending.expires_at > timezone.now():
         return invitation_accept(invitation_id=pending.pk, user=user)
+    seats = list(Seat.objects.filter(match_id=existing.pk))
+    if not any(s.user_id == user.pk for s in seats):
+        # Nothing to accept and no seat held: say so, rather than "offered" (issue 33).
+        if _across_a_block(existing, seats, user.pk):
+            raise Rejected(ACROSS_A_BLOCK, status=403)
+        raise Rejected("No seat at this rematch waits for you; open it from the table.", 409)
     return Answered(match_id=existing.pk, started=existing.status != Match.Status.WAITING)
 
 
@@ -303,13 +328,20 @@ def _locked(invitation_id: int, user: AbstractBaseUser) -> Invitation:
 
 
 def _answer_refusal(invitation: Invitation, match: Match) -> str | None:
+    if match.status == Match.Status.CANCELLED:  # its invitations ended with it
+        return "This match was cancelled by its creator."
     if invitation.status != Status.PENDING:
         return REFUSED_BY_STATUS[invitation.status]
-    if match.status == Match.Status.CANCELLED:
-        return "This match was cancelled by its creator."
     if match.status != Match.Status.WAITING:
         return "This match has already started."
     return None
+
+
+def _across_a_block(match: Match, seats: list[Seat], user_id: int) -> bool:
+    """Whether a block stands between the person and the match's creator or anyone seated
+    (read under the match's lock, so a block made meanwhile is seen)."""
+    people = {s.user_id for s in seats if s.user_id is not None} | {match.created_by_id}
+    return blocked_with_any(user_id, people - {user_id})
 
 
 def _bump_many(match_ids: set[int]) -> None:

@@ -22,6 +22,7 @@ from games.services._store import (
     match_finish,
 )
 from games.services.errors import Rejected
+from games.services.invitations import invitations_end
 
 NOT_SEATED = "You do not have a seat at this table."
 
@@ -121,7 +122,8 @@ def match_resign(*, match_id: int, user: AbstractBaseUser) -> Resigned:
 
 def match_cancel(*, match_id: int, user: AbstractBaseUser) -> Match:
     """The creator calls off a match still waiting for players. It is kept, with the status
-    ``cancelled``: the seated people see it so in their lists and the invite link says so.
+    ``cancelled``: the seated people see it so in their lists and the invite link says so;
+    its pending invitations end (``invitations_end``), leaving the notices and badges.
     Refused: anyone but the creator (403), a match that has begun or is over (409)."""
     with transaction.atomic():
         match, _ = _locked(match_id)
@@ -136,6 +138,7 @@ def match_cancel(*, match_id: int, user: AbstractBaseUser) -> Match:
             raise Rejected(_over_message(match), status=409)
         match.status = Match.Status.CANCELLED
         match_bump(match=match, fields=["status"])
+        invitations_end(match_id=match.pk)  # its challenges leave the notices and badges
     return match
 
 

@@ -51,7 +51,7 @@ def invitations_context(match: Match, seats: list[Seat], reader_id: int) -> dict
                 context["bot_levels"] = bot_level_choices()
         return context
     if match.status == Match.Status.FINISHED and any(s.user_id == reader_id for s in seats):
-        return {"rematch_offer": True, "rematch": rematch_of(match.pk)}
+        return {"rematch_offer": True, "rematch": rematch_of(match.pk, reader_id)}
     return {}
 
 

@@ -12,8 +12,10 @@ from django.utils import timezone
 
 from accounts.models import ChallengeSetting
 from accounts.selectors.relations import has_blocked
+from accounts.services.deletion import account_delete
 from accounts.services.relations import block_add, challenge_setting_save, follow_add
 from games import tasks
+from games.live import publish as live
 from games.models import BotLevel, Invitation, Match, Seat
 from games.selectors.invitations import (
     challenge_candidates,
@@ -548,3 +550,83 @@ def test_the_invited_person_polls_a_private_forming_table_until_the_invitation_l
     assert factories.client_for(cal).get(url, headers=htmx).status_code == 404
     Invitation.objects.update(expires_at=timezone.now() - timedelta(seconds=1))
     assert bea_client.get(url, headers=htmx).status_code == 404
+
+
+# --- Issue 33: cancelled matches end their invitations; a block holds at a third's table ------
+
+
+def test_cancelling_a_match_ends_its_challenges_in_the_notices_and_badge(people, monkeypatch):
+    ann, bea, _ = people
+    _challenge(factories.client_for(ann))
+    match, invitation = Match.objects.get(), Invitation.objects.get()
+    assert invitations_pending_count(bea.pk) == 1
+    told: list[int] = []
+    monkeypatch.setattr(live, "badges_changed", lambda ids: told.extend(ids))
+    factories.client_for(ann).post(f"/matches/{match.pk}/cancel/", {"confirm": "yes"})
+    assert Match.objects.get().status == Match.Status.CANCELLED
+    assert Invitation.objects.get().status == Status.EXPIRED
+    assert invitations_pending(bea.pk) == [] and invitations_pending_count(bea.pk) == 0
+    assert bea.pk in told
+    answer = factories.client_for(bea).post(f"/invitations/{invitation.pk}/decline/")
+    assert answer.status_code == 409 and "cancelled" in answer.content.decode()
+
+
+def test_a_match_cancelled_by_its_creators_deletion_ends_its_challenges(people):
+    ann, bea, _ = people
+    _challenge(factories.client_for(ann))
+    account_delete(user=ann)
+    assert Match.objects.get().status == Match.Status.CANCELLED
+    assert Invitation.objects.get().status == Status.EXPIRED
+    assert invitations_pending_count(bea.pk) == 0
+
+
+def test_a_block_keeps_two_challenged_people_apart_at_a_third_persons_table(people):
+    ann, bea, cal = people
+    three = _form(num_players=3, seat_1="challenge", challenge_1="ann")
+    three.update(seat_2="challenge", challenge_2="bea")
+    assert factories.client_for(cal).post("/matches/new/", three).status_code == 302
+    match = Match.objects.get()
+    mine = {i.user_id: i for i in Invitation.objects.all()}
+    factories.client_for(ann).post(f"/invitations/{mine[ann.pk].pk}/accept/")
+    block_add(blocker_id=ann.pk, blocked_id=bea.pk)
+    answer = factories.client_for(bea).post(f"/invitations/{mine[bea.pk].pk}/accept/")
+    assert answer.status_code == 403
+    assert "A block stands between you and someone at this table" in answer.content.decode()
+    assert not Seat.objects.filter(user=bea).exists()
+    assert Invitation.objects.get(pk=mine[bea.pk].pk).status == Status.PENDING
+    assert Match.objects.get().status == Match.Status.WAITING == match.status
+
+
+def test_a_rematch_across_a_block_offers_no_accept_and_refuses_in_words(people):
+    ann, bea, cal = people
+    old = _finished([ann, bea, cal])
+    block_add(blocker_id=bea.pk, blocked_id=ann.pk)
+    rematch_offer(match_id=old.pk, user=ann)
+    new = Match.objects.get(rematch_of=old)
+    bea_client = factories.client_for(bea)
+    page = bea_client.get(f"/matches/{old.pk}/").content.decode()
+    assert "Accept the rematch" not in page and 'id="rematch-open"' in page
+    assert (
+        "Accept the rematch"
+        in factories.client_for(cal).get(f"/matches/{old.pk}/").content.decode()
+    )
+    answer = bea_client.post(f"/matches/{old.pk}/rematch/")
+    assert answer.status_code == 403
+    assert "A block stands between you and someone at this table" in answer.content.decode()
+    assert not Seat.objects.filter(match=new, user=bea).exists()
+    assert not Invitation.objects.filter(user=bea).exists()
+
+
+def test_a_rematch_seat_not_held_for_you_is_refused_in_words(people):
+    ann, bea, _ = people
+    old = _finished([ann, bea])
+    rematch_offer(match_id=old.pk, user=ann)
+    invitation = Invitation.objects.get(user=bea)
+    factories.client_for(bea).post(f"/invitations/{invitation.pk}/decline/")
+    client = factories.client_for(bea)
+    assert "Accept the rematch" not in client.get(f"/matches/{old.pk}/").content.decode()
+    answer = client.post(f"/matches/{old.pk}/rematch/")
+    assert answer.status_code == 409 and "No seat at this rematch waits for you" in (
+        answer.content.decode()
+    )
+    assert Match.objects.get(rematch_of=old).seats.count() == 1
