@@ -25,10 +25,14 @@ demo: migrate
 
 # Embedded default: SQLite, a real Celery worker and beat on kombu's filesystem broker (no Redis).
 # DEBUG off (the site's own error pages); PARLOUR_DEBUG=1 make run for Django's debug pages.
+# Links in mails (PARLOUR_SITE_URL) follow HOST and PORT unless PARLOUR_SITE_URL is set: a wildcard
+# bind (0.0.0.0, [::]) is no address to follow, so its links name the loopback (127.0.0.1, [::1]).
+SITE_HOST = $(if $(filter 0.0.0.0,$(HOST)),127.0.0.1,$(if $(filter [::],$(HOST)),[::1],$(HOST)))
 run: demo
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	@echo "Parlour on http://$(HOST):$(PORT)/  (Ctrl-C stops web, worker and beat)"
 	CELERY_BROKER_URL=$${REDIS_URL:+$$REDIS_URL}$${REDIS_URL:-filesystem} HOST=$(HOST) PORT=$(PORT) \
+		PARLOUR_SITE_URL="$${PARLOUR_SITE_URL:-http://$(SITE_HOST):$(PORT)}" \
 		PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/honcho -f Procfile.dev start
 
 # Full stack: gunicorn + Celery worker + beat (set DATABASE_URL and REDIS_URL for production).

@@ -5,6 +5,7 @@ used for every date a page or a mail shows, the zone named."""
 from __future__ import annotations
 
 import datetime
+import zoneinfo
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -12,8 +13,9 @@ from django.core import mail
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
-from accounts.models import TimeZoneSetting
+from accounts.models import DataExport, NameChange, TimeZoneSetting
 from accounts.selectors.notify import DEADLINE
 from accounts.selectors.time_zone import SESSION_KEY
 from games.models import Match
@@ -246,3 +248,53 @@ def test_a_reminder_sent_by_the_worker_names_the_recipients_zone(ann, bea):
     assert deadline_reminder_send(seat=seat, now=DUE - datetime.timedelta(hours=1))
     assert len(mail.outbox) == 1
     assert "due Friday 4 January 2030, 18:00 (Europe/Paris)" in mail.outbox[0].body
+
+
+# --- The account page's times, labelled with the reader's zone (issue 33, bug 6) -------------
+
+AUCKLAND = "Pacific/Auckland"
+
+
+def _auckland(moment: datetime.datetime, form: str) -> str:
+    return moment.astimezone(zoneinfo.ZoneInfo(AUCKLAND)).strftime(form)
+
+
+def test_the_data_export_times_are_the_readers_and_say_so(ann):
+    _set_zone(ann, AUCKLAND)
+    created = timezone.now() - datetime.timedelta(hours=2)
+    finished = created + datetime.timedelta(minutes=1)
+    DataExport.objects.create(user=ann, status=DataExport.Status.READY, finished_at=finished)
+    DataExport.objects.update(created_at=created)
+    page = factories.client_for(ann).get("/accounts/").content.decode()
+    section = page[
+        page.index('id="account-data"') : page.index("</section>", page.index('id="account-data"'))
+    ]
+    prepared = _auckland(finished, "%Y-%m-%d %H:%M")
+    kept = _auckland(created + datetime.timedelta(days=7), "%Y-%m-%d %H:%M")
+    again = _auckland(created + datetime.timedelta(days=1), "%Y-%m-%d %H:%M")
+    assert f"prepared {prepared}, kept until {kept}, {AUCKLAND} time)" in section
+    assert f"You may ask for a new copy after {again} ({AUCKLAND})." in section
+    assert "UTC" not in section
+
+
+def test_the_next_rename_time_is_the_readers_and_says_so(ann):
+    _set_zone(ann, AUCKLAND)
+    changed = timezone.now() - datetime.timedelta(days=3)
+    NameChange.objects.create(user=ann, old_name="anna", new_name="ann", changed_at=changed)
+    page = factories.client_for(ann).get("/accounts/").content.decode()
+    line = page[page.index('id="rename-next"') : page.index("</p>", page.index('id="rename-next"'))]
+    allowed = changed + datetime.timedelta(days=30)
+    when = f"{allowed.astimezone(zoneinfo.ZoneInfo(AUCKLAND)).day} " + _auckland(
+        allowed, "%B %Y, %H:%M"
+    )
+    assert f"the next change is allowed from {when} ({AUCKLAND})." in line
+    assert "UTC" not in line
+
+
+def test_without_a_zone_the_times_say_utc(ann):
+    created = timezone.now() - datetime.timedelta(hours=2)
+    DataExport.objects.create(user=ann, status=DataExport.Status.READY, finished_at=created)
+    DataExport.objects.update(created_at=created)
+    page = factories.client_for(ann).get("/accounts/").content.decode()
+    again = (created + datetime.timedelta(days=1)).astimezone(datetime.UTC)
+    assert f"after {again:%Y-%m-%d %H:%M} (UTC)." in page
