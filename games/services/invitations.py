@@ -22,7 +22,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from accounts.selectors.relations import blocked_between, blocked_with_any
+from accounts.selectors.relations import blocked_between
 from games.live import publish as live
 from games.models import BotLevel, Invitation, Match, Seat
 from games.services._store import match_bump
@@ -30,15 +30,11 @@ from games.services.challenges import challenge_refusal
 from games.services.errors import Rejected
 from games.services.invitation_mail import invitation_mails_enqueue
 from games.services.invitation_seats import invitations_reserved
-from games.services.matches import match_create, match_start
+from games.services.matches import ACROSS_A_BLOCK, match_create, match_start, seat_across_a_block
 
 Status = Invitation.Status
 # A rematch offer with no turn deadline stays open this long.
 REMATCH_DAYS_WITHOUT_DEADLINE = 7
-
-# A seat refused across a block (docs/accounts.md, "Friends and blocks"): the words of
-# ``games.services.matches.match_join``'s refusal, so neither says who blocked whom.
-ACROSS_A_BLOCK = "A block stands between you and someone at this table: you cannot sit at it."
 
 REFUSED_BY_STATUS = {
     Status.ACCEPTED: "You already accepted this invitation.",
@@ -113,7 +109,7 @@ def invitation_accept(*, invitation_id: int, user: AbstractBaseUser) -> Answered
                 refusal = "You already sit at this table."
             elif any(s.index == invitation.seat_index for s in seats):
                 refusal = "That seat was just taken."
-            elif _across_a_block(match, seats, user.pk):
+            elif seat_across_a_block(match, seats, user.pk):
                 raise Rejected(ACROSS_A_BLOCK, status=403)
         if refusal:
             raise Rejected(refusal, status=409)
@@ -224,7 +220,7 @@ def rematch_offer(*, match_id: int, user: AbstractBaseUser) -> Answered:
     seats = list(Seat.objects.filter(match_id=existing.pk))
     if not any(s.user_id == user.pk for s in seats):
         # Nothing to accept and no seat held: say so, rather than "offered" (issue 33).
-        if _across_a_block(existing, seats, user.pk):
+        if seat_across_a_block(existing, seats, user.pk):
             raise Rejected(ACROSS_A_BLOCK, status=403)
         raise Rejected("No seat at this rematch waits for you; open it from the table.", 409)
     return Answered(match_id=existing.pk, started=existing.status != Match.Status.WAITING)
@@ -335,13 +331,6 @@ def _answer_refusal(invitation: Invitation, match: Match) -> str | None:
     if match.status != Match.Status.WAITING:
         return "This match has already started."
     return None
-
-
-def _across_a_block(match: Match, seats: list[Seat], user_id: int) -> bool:
-    """Whether a block stands between the person and the match's creator or anyone seated
-    (read under the match's lock, so a block made meanwhile is seen)."""
-    people = {s.user_id for s in seats if s.user_id is not None} | {match.created_by_id}
-    return blocked_with_any(user_id, people - {user_id})
 
 
 def _bump_many(match_ids: set[int]) -> None:

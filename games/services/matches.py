@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -22,6 +22,17 @@ from games.services._store import (
 )
 from games.services.errors import JoinRejected, Rejected
 from games.services.invitation_seats import invitation_mark_accepted, invitations_reserved
+
+# A seat refused across a block (docs/accounts.md, "Friends and blocks"), whichever way it is
+# asked for (a free seat, an invitation, a rematch): the words never say who blocked whom.
+ACROSS_A_BLOCK = "A block stands between you and someone at this table: you cannot sit at it."
+
+
+def seat_across_a_block(match: Match, seats: Sequence[Seat], user_id: int) -> bool:
+    """Whether a block stands between the person and the match's creator or anyone seated,
+    whichever of them made it. Read under the match's lock, so a block made meanwhile is seen."""
+    people = {s.user_id for s in seats if s.user_id is not None} | {match.created_by_id}
+    return blocked_with_any(user_id, people - {None, user_id})
 
 
 def match_create(
@@ -132,15 +143,8 @@ def match_join(*, match: Match, user: AbstractBaseUser) -> Seat:
             raise JoinRejected("The free seats are held for the people invited.", status=409)
         if not free:
             raise JoinRejected("Every seat at this table is taken.", status=409)
-        # A block stands between the two, whichever made it (docs/accounts.md): nobody takes a
-        # free seat in a match created by, or with a seat held by, someone a block separates
-        # them from. Read under the match's lock, so a block made meanwhile is seen.
-        people = {s.user_id for s in seats if s.user_id is not None} | {locked.created_by_id}
-        if blocked_with_any(user.pk, people - {None, user.pk}):
-            raise JoinRejected(
-                "A block stands between you and someone at this table: you cannot sit at it.",
-                status=403,
-            )
+        if seat_across_a_block(locked, seats, user.pk):
+            raise JoinRejected(ACROSS_A_BLOCK, status=403)
         try:
             with transaction.atomic():
                 seat = Seat.objects.create(match=locked, index=free[0], user=user)
