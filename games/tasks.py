@@ -22,7 +22,7 @@ from games import queue
 from games.engines import registered
 from games.models import AnalysisStatus, Match
 from games.push.turn import turn_push_send
-from games.selectors.notifications import reminders_due, turn_mails_due
+from games.selectors.notifications import reminders_due, turn_mails_due, turn_of_task
 from games.services import (
     StaleVersion,
     bot_move_play,
@@ -191,10 +191,12 @@ def match_analyse(match_id: int, version: int | None = None) -> None:
 
 
 @shared_task(name=queue.TURN_MAIL, **MAIL_TASK)
-def turn_mail(match_id: int, user_id: int, version: int) -> bool:
-    """Mail ``user_id`` that ``match_id`` waits for them (state ``version`` made it so), unless
-    they have looked at the table since, moved, turned it off, or had one in the last 12 h."""
-    sent = turn_mail_send(match_id=match_id, user_id=user_id)
+def turn_mail(match_id: int, user_id: int, version: int, turn: str | None = None) -> bool:
+    """Mail ``user_id`` that ``match_id`` waits for them (state ``version`` made it so, in the
+    turn stamped ``turn``), unless that turn is over, they have looked at the table since,
+    turned it off, or had one in the last 12 h. A task queued before tasks carried ``turn``
+    mails only a turn awaited for the whole delay, as the sweep does."""
+    sent = turn_mail_send(match_id=match_id, user_id=user_id, turn=turn_of_task(turn))
     logger.info(
         "turn_mail(%s, %s, v%s): %s", match_id, user_id, version, (sent and "sent") or "skipped"
     )
@@ -202,11 +204,12 @@ def turn_mail(match_id: int, user_id: int, version: int) -> bool:
 
 
 @shared_task(name=queue.TURN_PUSH, **MAIL_TASK)
-def turn_push(match_id: int, user_id: int, version: int) -> int:
+def turn_push(match_id: int, user_id: int, version: int, turn: str | None = None) -> int:
     """Push to ``user_id``'s devices that ``match_id`` waits for them (state ``version`` made
-    it so), unless they have moved, looked at the table since, turned pushes off, or had this
-    turn's push; a rerun is refused by the push's claim. How many devices took it."""
-    sent = turn_push_send(match_id=match_id, user_id=user_id)
+    it so, in the turn stamped ``turn``), unless that turn is over, they have looked at the
+    table since, turned pushes off, or had this turn's push; a rerun is refused by the push's
+    claim. How many devices took it. Without ``turn`` (an older task): as for ``turn_mail``."""
+    sent = turn_push_send(match_id=match_id, user_id=user_id, turn=turn_of_task(turn))
     logger.info("turn_push(%s, %s, v%s): %s device(s)", match_id, user_id, version, sent)
     return sent
 

@@ -4,14 +4,18 @@
 ``games.services.notifications.turn_mails_enqueue`` sends the task (``queue.TURN_PUSH``) with
 the turn mail's, after the commit, ``PARLOUR_TURN_PUSH_DELAY`` seconds ahead; the task
 (``games.tasks.turn_push``) calls ``turn_push_send``, which pushes only if the person is still
-awaited in that turn, has not looked at the table since it began, keeps turn pushes on, and had
-no push this turn (a conditional UPDATE of their ``MatchNotice`` row, so a task delivered twice
+awaited in that turn (the task carries it: docs/notifications.md, "A mail belongs to one
+turn"), has not looked at the table since it began, keeps turn pushes on, and had no push this
+turn (a conditional UPDATE of their ``MatchNotice`` row, so a task delivered twice
 pushes once). The push says the game and the match's number, and links to its table: nothing
 from the state.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
+
+from django.conf import settings
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
@@ -20,6 +24,7 @@ from accounts.models import PushSubscription
 from accounts.selectors.notify import TURN, push_wanted
 from games.models import Match, MatchNotice, Seat
 from games.push.delivery import PushMessage, push_deliver
+from games.selectors.notifications import turn_still_awaited
 
 
 def turn_push_message(match: Match) -> PushMessage:
@@ -32,11 +37,19 @@ def turn_push_message(match: Match) -> PushMessage:
     )
 
 
-def turn_push_send(*, match_id: int, user_id: int) -> int:
-    """Push the turn to the person's devices if it is still due; how many took it."""
+def turn_push_send(*, match_id: int, user_id: int, turn: datetime | None = None) -> int:
+    """Push the turn to the person's devices if it is still due; how many took it.
+
+    ``turn``: the turn the task was sent for (``turn_mails_enqueue``'s stamp); a push of
+    another turn is not sent. ``None`` (a task queued before tasks carried it): only for a turn
+    awaited at least ``PARLOUR_TURN_PUSH_DELAY`` seconds.
+    """
     seat = Seat.objects.select_related("match").filter(match_id=match_id, user_id=user_id).first()
     if seat is None or seat.awaited_since is None or seat.match.status != Match.Status.ACTIVE:
         return 0  # they have moved, or the match is over
+    delay = float(settings.PARLOUR_TURN_PUSH_DELAY)
+    if not turn_still_awaited(since=seat.awaited_since, turn=turn, delay=delay, now=timezone.now()):
+        return 0  # a later turn than the task's: that turn's own task decides it
     if not PushSubscription.objects.filter(user_id=user_id).exists():
         return 0  # no device: no claim either, nothing for the mail to wait for
     if not push_wanted(user_id, TURN):

@@ -26,6 +26,29 @@ def awaited_count(*, user_id: int) -> int:
     return Seat.objects.filter(user_id=user_id, awaited_since__isnull=False).count()
 
 
+def turn_of_task(turn: str | None) -> datetime | None:
+    """The turn a turn mail or push task was sent for: the ISO time stamp it carries
+    (``turn_mails_enqueue``), or ``None`` for a task queued before tasks carried one."""
+    return datetime.fromisoformat(turn) if turn else None
+
+
+def turn_still_awaited(
+    *, since: datetime, turn: datetime | None, delay: float, now: datetime
+) -> bool:
+    """Whether the seat's turn, awaited ``since``, is the one a task was sent for.
+
+    ``turn`` is a time stamp taken in the transaction that made the seat awaited, after its
+    ``awaited_since`` was set: the same turn began at or before it, and any later turn (the
+    person moved, and is awaited again) began after it. A task without one (queued before tasks
+    carried it, or the sweep) decides as the sweep does: only a turn awaited for at least its
+    ``delay`` seconds, so it never reaches a turn that has just begun (docs/notifications.md,
+    "A mail belongs to one turn").
+    """
+    if turn is None:
+        return since <= now - timedelta(seconds=delay)
+    return since <= turn
+
+
 def turn_mails_due(*, now: datetime) -> list[tuple[int, int]]:
     """``(match_id, user_id)`` of the people whose turn mail is due but never went: awaited for
     longer than the delay, not at the table since, no turn mail yet this turn, no push this

@@ -35,6 +35,7 @@ from accounts.selectors.notify import DEADLINE, TURN, unsubscribe_url, wants
 from accounts.selectors.time_zone import zone_of
 from games import queue
 from games.models import Match, MatchNotice, Seat
+from games.selectors.notifications import turn_still_awaited
 
 # --- Seen -------------------------------------------------------------------------------------
 
@@ -61,7 +62,12 @@ def turn_mails_enqueue(*, match: Match, user_ids: Sequence[int]) -> None:
     is checked at once only when the delay is 0; with a delay it is not sent at all, rather
     than mailing someone who is looking at the table and adding the task's statements to the
     move's request. A broker that is down delays the mail until beat's turn mail sweep.
+
+    Each task carries its turn: a time stamp taken now, after ``_awaited_mark`` set the seats'
+    ``awaited_since`` in this transaction, so a task that runs after the person moved and is
+    awaited again finds a later ``awaited_since`` and sends nothing (``turn_still_awaited``).
     """
+    turn = timezone.now().isoformat()
     for user_id in user_ids:
         for task, delay in (
             (queue.TURN_PUSH, settings.PARLOUR_TURN_PUSH_DELAY),
@@ -72,6 +78,7 @@ def turn_mails_enqueue(*, match: Match, user_ids: Sequence[int]) -> None:
                 match.pk,
                 user_id,
                 match.version,
+                turn,
                 countdown=float(delay),
                 must_wait=True,
                 robust=True,  # a notice that fails must not keep the bot's turn from being sent
@@ -174,8 +181,13 @@ def turn_mail_waits_for_push(*, pushed_at: datetime | None, since: datetime, now
     return pushed_at is not None and pushed_at >= since and pushed_at > after
 
 
-def turn_mail_send(*, match_id: int, user_id: int) -> bool:
-    """Send the turn mail if it is still due; ``True`` when one went."""
+def turn_mail_send(*, match_id: int, user_id: int, turn: datetime | None = None) -> bool:
+    """Send the turn mail if it is still due; ``True`` when one went.
+
+    ``turn``: the turn the task was sent for (``turn_mails_enqueue``'s stamp); a mail of
+    another turn is not sent. ``None`` (the sweep, or a task queued before tasks carried it):
+    only for a turn awaited at least ``PARLOUR_TURN_MAIL_DELAY`` seconds.
+    """
     seat = (
         Seat.objects.select_related("match", "user")
         .filter(match_id=match_id, user_id=user_id)
@@ -185,6 +197,10 @@ def turn_mail_send(*, match_id: int, user_id: int) -> bool:
         return False  # no one to mail, or only an address its owner has not confirmed
     if seat.awaited_since is None or seat.match.status != Match.Status.ACTIVE:
         return False  # they have moved (or the match is over)
+    now = timezone.now()
+    delay = float(settings.PARLOUR_TURN_MAIL_DELAY)
+    if not turn_still_awaited(since=seat.awaited_since, turn=turn, delay=delay, now=now):
+        return False  # a later turn than the task's: that turn's own task decides it
     seen, pushed = (
         MatchNotice.objects.filter(user_id=user_id, match_id=match_id)
         .values_list("seen_at", "turn_pushed_at")
@@ -192,7 +208,6 @@ def turn_mail_send(*, match_id: int, user_id: int) -> bool:
     ) or (None, None)
     if seen is not None and seen >= seat.awaited_since:
         return False  # they were at the table after it became their turn
-    now = timezone.now()
     if turn_mail_waits_for_push(pushed_at=pushed, since=seat.awaited_since, now=now):
         return False  # a device has it: beat's sweep mails later if they still have not looked
     if not wants(user_id, TURN):

@@ -9,12 +9,13 @@ lives in ``games.tasks`` and kept its ``accounts.`` name (``games.queue`` says w
 from __future__ import annotations
 
 import time
+from datetime import datetime
 
 import pytest
 from django.core import mail
 
 import games.tasks  # noqa: F401  (registers the tasks before any worker test: see below)
-from games.models import Match, MatchNotice
+from games.models import Match, MatchNotice, Seat
 from tests import factories
 from tests.polling import wait_for
 
@@ -54,5 +55,9 @@ def test_a_persons_move_against_a_person_sends_exactly_one_mail_through_the_work
     time.sleep(0.5)  # room for a second (wrong) mail to arrive
     assert [m.to for m in mail.outbox] == [[waiting.email]]
     assert mail.outbox[0].subject == f"Your turn in The Faraway Tree #{match.pk}"
-    assert worker["accounts.turn_mail"] == [(match.pk, waiting.pk, match.version)]
+    [(match_id, user_id, version, turn)] = worker["accounts.turn_mail"]
+    assert (match_id, user_id, version) == (match.pk, waiting.pk, match.version)
+    # The turn it belongs to, through Redis and back: stamped once the seat became awaited.
+    since = Seat.objects.get(match=match, user=waiting).awaited_since
+    assert datetime.fromisoformat(turn) >= since
     assert MatchNotice.objects.get(user=waiting, match=match).turn_mailed_at is not None

@@ -207,6 +207,50 @@ def test_no_mail_once_they_have_moved(
     assert _mails_to(waiting) == []
 
 
+def test_a_late_turn_mail_task_of_an_earlier_turn_does_not_mail_a_new_one(
+    ann, bea, ann_client, bea_client, mailoutbox, django_capture_on_commit_callbacks
+):
+    """A mail belongs to one turn: the task sent for turn T runs after the person played T and
+    is awaited again (turn T2, just begun, they are at the table) and sends nothing."""
+    match = factories.match_make(players=[ann, bea], seed=4)
+    clients = _clients((ann, ann_client), (bea, bea_client))
+    waiting = _other(match, _awaited_user(match))
+    with django_capture_on_commit_callbacks() as held:  # turn T's mail task, held for its delay
+        _turn_play(match, clients)
+    first_since = Seat.objects.get(match=match, user=waiting).awaited_since
+    assert clients[waiting.pk].get(f"/matches/{match.pk}/").status_code == 200  # seen in T
+    with django_capture_on_commit_callbacks():  # their move, then the other's: T2 begins
+        _turn_play(match, clients)
+        _turn_play(match, clients)
+    assert _awaited_user(match) == waiting
+    seat = Seat.objects.get(match=match, user=waiting)
+    assert seat.awaited_since > first_since  # a new turn, not yet seen
+    for callback in held:  # T's task fires now, in T2
+        callback()
+    assert _mails_to(waiting) == []
+    assert MatchNotice.objects.get(user=waiting, match=match).turn_mailed_at is None
+    # T2's own check (as the sweep runs it) still mails T2: nothing was used up.
+    assert turn_mail_send(match_id=match.pk, user_id=waiting.pk) is True
+    assert len(_mails_to(waiting)) == 1
+
+
+def test_a_turn_mail_task_queued_without_its_turn_mails_only_a_turn_awaited_the_whole_delay(
+    ann, bea, mailoutbox, settings
+):
+    """A task queued before tasks carried their turn (``turn_mail(match, user, version)``) still
+    runs: it mails as the sweep would, never a turn that began less than the delay ago."""
+    settings.PARLOUR_TURN_MAIL_DELAY = 180
+    match = factories.match_make(players=[ann, bea], seed=4)
+    person = _awaited_user(match)
+    assert turn_mail.apply((match.pk, person.pk, match.version)).get() is False  # just begun
+    assert mailoutbox == []
+    Seat.objects.filter(match=match, user=person).update(
+        awaited_since=timezone.now() - timedelta(seconds=181)
+    )
+    assert turn_mail.apply((match.pk, person.pk, match.version)).get() is True
+    assert [m.to for m in mailoutbox] == [[person.email]]
+
+
 def test_bots_are_never_mailed_and_a_person_without_an_address_is_skipped(
     ann, mailoutbox, django_capture_on_commit_callbacks
 ):

@@ -24,11 +24,12 @@ from accounts.models import NotificationSettings, PushSubscription
 from accounts.services.data_export import data_export_request, data_export_write
 from accounts.services.deletion import account_delete
 from games.engines import get_engine
-from games.models import Match, MatchNotice
+from games.models import Match, MatchNotice, Seat
 from games.push.turn import turn_push_send
 from games.selectors.notifications import turn_mails_due
 from games.services import move_submit
 from games.services.notifications import turn_mail_send
+from games.tasks import turn_push
 from tests import factories
 from tests.push_service import Browser, PushService, push_service_running, vapid_claims
 
@@ -202,6 +203,35 @@ def test_one_push_a_turn_however_often_the_task_runs(
     turn_to(match, ann, django_capture_on_commit_callbacks)
     assert len(service.to("phone")) == 1
     assert turn_push_send(match_id=match.pk, user_id=ann.pk) == 0  # a redelivered task
+    assert len(service.to("phone")) == 1
+
+
+def test_a_late_turn_push_task_of_an_earlier_turn_does_not_push_a_new_one(
+    ann, bea, ann_client, service, settings, django_capture_on_commit_callbacks
+):
+    """A push belongs to one turn, as a mail does: the task of turn T, run once ann played T and
+    is awaited again (T2, just begun), pushes nothing; one queued without its turn pushes only
+    a turn awaited for the whole push delay."""
+    settings.PARLOUR_TURN_MAIL_DELAY = 180  # no mail task runs: only the pushes are looked at
+    device_add(ann_client, service, "phone")
+    match = factories.match_make(players=[ann, bea], seed=4)
+    turn_to(match, bea, django_capture_on_commit_callbacks)
+    with django_capture_on_commit_callbacks() as held:  # bea's moves: ann's turn T, task held
+        turn_to(match, ann, lambda execute: nullcontext())
+    assert held  # T's tasks
+    turn_to(match, bea, lambda execute: nullcontext())  # ann plays T, no task run
+    turn_to(match, ann, lambda execute: nullcontext())  # T2 begins
+    for callback in held:  # T's push task fires in T2
+        callback()
+    assert service.received == []
+    assert not MatchNotice.objects.filter(user=ann, turn_pushed_at__isnull=False).exists()
+    match.refresh_from_db()
+    settings.PARLOUR_TURN_PUSH_DELAY = 10
+    assert turn_push.apply((match.pk, ann.pk, match.version)).get() == 0  # T2 just begun
+    Seat.objects.filter(match=match, user=ann).update(
+        awaited_since=timezone.now() - timedelta(seconds=11)
+    )
+    assert turn_push.apply((match.pk, ann.pk, match.version)).get() == 1
     assert len(service.to("phone")) == 1
 
 
