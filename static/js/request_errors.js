@@ -1,5 +1,6 @@
 // An htmx request that fails (the site unreachable, a 5xx, an expired form) swaps nothing into
-// the page, so without this a click would seem to do nothing. The notice under the header says
+// the page, so without this a click would seem to do nothing. The notice (fixed at the foot of
+// the viewport, so it shows wherever the page is scrolled: parlour.css) says
 // what happened; the next answer swapped into the page clears it (a poll's 204, which swaps
 // nothing, leaves it: that the page is unchanged says nothing about the failed request).
 (function () {
@@ -28,8 +29,19 @@
   document.addEventListener("htmx:sendError", function () {
     show(OFFLINE);
   });
-  document.addEventListener("htmx:afterSwap", function () {
+  // A refusal swapped in with its partial (a 400/409/422/429: the table's "#move-error") sits
+  // at the partial's top, which on a phone is far above the control that was pressed: bring it
+  // into view, the least scroll that shows it.
+  function inView(el) {
+    var box = el.getBoundingClientRect();
+    return box.top >= 0 && box.bottom <= window.innerHeight;
+  }
+  document.addEventListener("htmx:afterSwap", function (event) {
     var el = notice();
     if (el && !el.hidden) el.hidden = true;
+    var status = event.detail.xhr ? event.detail.xhr.status : 200;
+    if (status < 400) return;
+    var refusal = document.querySelector('.error[role="alert"]');
+    if (refusal && !inView(refusal)) refusal.scrollIntoView({ block: "nearest" });
   });
 })();

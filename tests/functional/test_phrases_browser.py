@@ -58,3 +58,36 @@ def test_the_phrase_form_works_without_javascript(live_server, make_context):
     _say(page, "Well played")
     expect(page).to_have_url(f"{live_server.url}/matches/{match.pk}/")
     expect(page.locator("#event-log li").first).to_have_text("ann: “Well played”")
+
+
+def _in_viewport(page, locator) -> bool:
+    box = locator.bounding_box()
+    size = page.viewport_size
+    assert box is not None and size is not None
+    return (
+        box["y"] >= 0
+        and box["y"] + box["height"] <= size["height"]
+        and box["x"] >= 0
+        and box["x"] + box["width"] <= size["width"]
+    )
+
+
+def test_a_fourth_phrase_in_a_minute_is_refused_in_words_where_the_phone_shows(
+    live_server, make_context
+):
+    """Issue 33 bug 4: the 429 was not swapped, so a generic "Too many requests" appeared under
+    the header, ~680 px above a phone's view of the picker; the documented words never did."""
+    ann, bea = factories.user_make("ann"), factories.user_make("bea")
+    match = factories.match_make(players=[ann, bea], seed=3)
+    page = make_context(viewport=PHONE).new_page()
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    for words in ("Good luck", "Well played", "Thanks"):
+        _say(page, words)
+        expect(page.locator("#event-log li").first).to_have_text(f"ann: “{words}”")
+    _say(page, "Oops")
+    refusal = page.locator("#move-error")
+    expect(refusal).to_have_text("At most 3 phrases a minute: wait a moment.")
+    assert _in_viewport(page, refusal)
+    expect(page.locator("#request-error")).to_be_hidden()
+    assert TablePhrase.objects.filter(match=match).count() == 3

@@ -4,6 +4,8 @@ log puts it, and what it costs the table, the poll and a move."""
 from __future__ import annotations
 
 import datetime
+import html
+import json
 import re
 
 import pytest
@@ -153,6 +155,27 @@ def test_refusals_answer_the_table_with_the_message(ann, bea, ann_client, htmx):
     assert garbage.status_code == 400
     assert "Pick one of the table&#x27;s phrases." in garbage.content.decode()
     assert TablePhrase.objects.count() == 1
+
+
+def test_a_fourth_phrase_by_htmx_is_a_429_whose_table_htmx_swaps_in(ann, bea, ann_client):
+    """Issue 33 bug 4: the 429 carries the table with the documented words, and the page's
+    htmx config swaps a 429 in (it did not: the words never showed, a generic notice did)."""
+    match = factories.match_make(players=[ann, bea], seed=3)
+    for key in ("good_luck", "well_played", "thanks"):
+        assert _say(ann_client, match, key).status_code == 200
+    refused = _say(ann_client, match, "oops")
+    assert refused.status_code == 429
+    body = refused.content.decode()
+    assert body.lstrip().startswith('<section id="table"')
+    assert f'id="move-error">{TOO_MANY}<' in body
+    page = ann_client.get(f"/matches/{match.pk}/").content.decode()
+    config = json.loads(
+        html.unescape(re.search(r'name="htmx-config" content=\'([^\']*)\'', page)[1])
+    )
+    swapped = [r for r in config["responseHandling"] if r["swap"]]
+    first = next(r for r in config["responseHandling"] if re.fullmatch(r["code"], "429"))
+    assert first in swapped and first.get("error") is False
+    assert TablePhrase.objects.filter(match=match).count() == 3
 
 
 def test_outsiders_get_404_on_a_private_match_and_403_on_a_public_one(ann, bea, cal_client):
