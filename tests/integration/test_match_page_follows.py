@@ -4,8 +4,11 @@ table's partial (the poll's, a stream event's fetch) carries what the page shows
 
 from __future__ import annotations
 
+from random import Random
+
 import pytest
 
+from games.models import Match
 from games.services import match_resign
 from tests import factories
 
@@ -41,3 +44,21 @@ def test_the_whole_page_renders_the_same_parts_in_place(ann, bea, ann_client):
     page = ann_client.get(f"/matches/{match.pk}/").content.decode()
     assert 'id="beside-table">' in page and 'id="rematch-offer"' in page
     assert "hx-swap-oob" not in page.split('id="table"')[0]
+
+
+def test_the_last_moves_answer_shows_play_again_to_the_mover(ann, bea):
+    """The mover's page asks nothing after its own last move (the table stops polling and the
+    stream's event names the version it already shows): the move's answer carries it."""
+    whole = factories.play_random(factories.match_make(players=[ann, bea], seed=8), Random(3))
+    match = factories.match_make(players=[ann, bea], seed=8)
+    rng = Random(3)
+    factories.play_random(match, rng, plies=whole.ply - 1)
+    assert match.status == Match.Status.ACTIVE
+    seat = factories.awaited_seat(match)
+    move = rng.choice(factories.legal_moves(match, seat))
+    mover = ann if match.seats.get(index=seat).user_id == ann.pk else bea
+    answer = factories.post_move(factories.client_for(mover), match, move).content.decode()
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert 'id="beside-table" hx-swap-oob="true"' in answer and 'id="rematch-offer"' in answer
+    assert ">Replay</a>" in answer and "Replay so far" not in answer
