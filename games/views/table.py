@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
@@ -25,8 +27,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match, seats = visible_match(request, pk)
     _seen(request, match, seats)
     context = table_page(_table(request, match, seats))
-    if not request.htmx:  # beside the table, not in the partial the poll and a move answer
-        context.update(invitations_context(match, seats, request.user.pk))
+    _beside(context, request, match, seats)
     template = TABLE_PARTIAL if request.htmx else "games/match.html"
     return render(request, template, context)
 
@@ -55,6 +56,7 @@ def match_table_poll(request: HttpRequest, pk: int) -> HttpResponse:
     seats = match_seats(match_id=match.pk)
     _seen(request, match, seats)
     context = table_page(_table(request, match, seats))
+    _beside(context, request, match, seats)
     response = render(request, TABLE_PARTIAL, context)
     if match.status in (Match.Status.FINISHED, Match.Status.CANCELLED):
         response = HttpResponseStopPolling(response.content)
@@ -87,8 +89,23 @@ def match_move(request: HttpRequest, pk: int) -> HttpResponse:
         data = match_table(
             match=played.match, seat=played.seat, seats=played.seats, appended=played.entry
         )
-        return render(request, TABLE_PARTIAL, table_page(data))
+        context = table_page(data)
+        if played.match.status == Match.Status.FINISHED:
+            # The last move's answer shows "Play again" and the header's "Replay" too (one
+            # query, on the last move only; every other move keeps its 8 statements).
+            _beside(context, request, played.match, played.seats)
+        return render(request, TABLE_PARTIAL, context)
     return redirect("match_detail", pk=pk)
+
+
+def _beside(context: dict[str, Any], request: HttpRequest, match: Match, seats: list[Seat]) -> None:
+    """What the page shows outside ``#table`` (the header's links, the invitations, "Seat a
+    bot", "Play again"): the whole page renders it in place, and a partial (a poll's or
+    event's fetch, a move's answer) carries it out-of-band (``beside_oob``), from the same
+    render, so every part of the page follows the match (docs/live.md). What the reader sees
+    there is decided as for the whole page (``invitations_context``)."""
+    context.update(invitations_context(match, seats, request.user.pk))
+    context["beside_oob"] = bool(request.htmx)
 
 
 def _seen(request: HttpRequest, match: Match, seats: list[Seat]) -> None:
@@ -105,6 +122,7 @@ def _move_refused(request: HttpRequest, pk: int, message: str, status: int) -> H
     match, seats = visible_match(request, pk)
     context = table_page(_table(request, match, seats))
     context["error"] = message
+    _beside(context, request, match, seats)
     if request.htmx:
         return render(request, TABLE_PARTIAL, context, status=status)
     return render(request, "games/match.html", context, status=status)
