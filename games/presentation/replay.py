@@ -126,6 +126,9 @@ def replay_frame_words(data: ReplayData) -> ReplayFrame:
     for player in table["players"]:
         player["label"] = player["name"]
     seat = data.perspective.seat
+    # At the last move the board itself shows what every seat held at the end ("Held at the
+    # end", "Cards held at the end"): the "Every hand" section would show each hand twice.
+    on_the_board = all(player.get("final_hand") is not None for player in table["players"])
     return ReplayFrame(
         ply=data.ply,
         last_ply=data.match.ply,
@@ -136,7 +139,9 @@ def replay_frame_words(data: ReplayData) -> ReplayFrame:
         table=table,
         lines=log_lines(game, [data.entry], names),
         who="" if data.entry.seat is None else names[data.entry.seat],
-        hands=[
+        hands=[]
+        if on_the_board
+        else [
             ReplayHand(index, names[index], hand_faces(game, view))
             for index, view in enumerate(data.seat_views)
         ],

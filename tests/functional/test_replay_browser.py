@@ -69,13 +69,16 @@ def test_a_finished_match_replays_by_keyboard_autoplay_and_shared_link(
     page.wait_for_url(f"**/matches/{match.pk}/replay/")
     assert page.evaluate(FRAME_PLY) == last
     expect(page.locator("#replay-perspectives [aria-current]")).to_have_text("All hands shown")
-    expect(page.locator("#all-hands .replay-hand")).to_have_count(2)
+    # The last move: the board shows what each seat held at the end, each hand once (issue 33).
+    expect(page.locator("#replay-frame .final-hand")).to_have_count(2)
+    expect(page.locator("#all-hands")).to_have_count(0)
     page.evaluate("window.__sameDocument = true")  # gone if anything reloads the page
 
     # The keyboard: Home, right, right, left, End; each swaps the frame and pushes its URL.
     page.keyboard.press("Home")
     _wait_ply(page, 0)
     expect(page.locator("#replay-now h2")).to_have_text("The deal")
+    expect(page.locator("#all-hands .replay-hand")).to_have_count(2)
     page.keyboard.press("ArrowRight")
     _wait_ply(page, 1)
     page.keyboard.press("ArrowRight")

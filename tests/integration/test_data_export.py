@@ -158,6 +158,18 @@ def test_the_section_polls_while_preparing_and_shows_progress(ann):
     assert "every 2s" not in done and "failed" in done and 'id="data-prepare"' in done
 
 
+def test_the_progress_says_preparing_until_the_total_is_known(ann):
+    """Issue 33: a fresh export said "0 of 0 matches so far" before the worker had counted."""
+    DataExport.objects.create(user=ann)
+    client = factories.client_for(ann)
+    for page in (
+        client.get("/accounts/").content.decode(),
+        client.get("/accounts/data/", headers=HTMX).content.decode(),
+    ):
+        assert "Preparing your data…" in page and "0 of 0" not in page
+        assert "every 2s" in page
+
+
 def test_a_rerun_of_the_task_does_nothing_and_exports_expire(ann, prepare, settings):
     client = factories.client_for(ann)
     prepare(client)

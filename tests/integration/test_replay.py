@@ -110,7 +110,8 @@ def test_a_finished_match_offers_every_hand_and_every_seat(ann, bea, ann_client,
     assert match.status == Match.Status.FINISHED
     url = f"/matches/{match.pk}/replay/"
     page = cal_client.get(url).content.decode()  # a spectator, once it is over
-    assert 'data-as="all"' in page and 'id="all-hands"' in page
+    assert 'data-as="all"' in page
+    assert 'id="all-hands"' in cal_client.get(url, {"as": ALL, "ply": "3"}).content.decode()
     for key in ("0", "1", PUBLIC):
         assert f'data-as="{key}"' in page
         assert cal_client.get(url, {"as": key, "ply": "3"}).status_code == 200
@@ -122,6 +123,25 @@ def test_a_finished_match_offers_every_hand_and_every_seat(ann, bea, ann_client,
     # The finished table links to its replay.
     table = ann_client.get(f"/matches/{match.pk}/").content.decode()
     assert f'href="{url}"' in table
+
+
+@pytest.mark.parametrize("game", ["faraway", "gulliver"])
+def test_the_last_move_shows_each_hand_once(game, ann, bea, ann_client):
+    """Issue 33: at the last move the board's final hands and "Every hand" showed each twice."""
+    options = {"target": 30} if game == "gulliver" else None
+    match = factories.match_make(game=game, players=[ann, bea], options=options)
+    factories.play_random(match, random.Random(3))
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    url = f"/matches/{match.pk}/replay/"
+    for ply in (match.ply, None):  # the last move, and the page opened without ?ply
+        query = {"as": ALL} if ply is None else {"as": ALL, "ply": str(ply)}
+        for headers in ({}, HTMX):
+            page = ann_client.get(url, query, headers=headers).content.decode()
+            assert page.count('class="row final-hand"') == 2
+            assert 'id="all-hands"' not in page and 'class="replay-hand"' not in page
+    before = ann_client.get(url, {"as": ALL, "ply": str(match.ply - 1)}).content.decode()
+    assert before.count('class="replay-hand"') == 2 and "final-hand" not in before
 
 
 def test_controls_move_list_and_htmx_frames(ann, bea, ann_client):

@@ -177,3 +177,11 @@ def test_rules_pages_render_the_docs(client, game):
     assert response.status_code == 200
     page = response.content.decode()
     assert "<h1" in page and "How to play" in page
+
+
+@pytest.mark.parametrize("game", ["faraway", "gulliver"])
+def test_rules_pages_keep_each_table_under_its_own_heading(client, game):
+    """Issue 33: the Faraway story-card and Penalty tables ran together (one table straight after
+    the other); every table of a rules page follows a heading or words of its own."""
+    page = client.get(f"/rules/{game}/").content.decode()
+    assert not re.search(r"</table>\s*<table", page)
