@@ -423,9 +423,9 @@ def _strings(value: Any) -> list[str]:
 def answer_of(response) -> Any:
     """The response as the matrix names it."""
     target = response.get("Location") or ""
-    if response.status_code == 401 and "HX-Redirect" not in response:
-        if 'href="/accounts/login/?next=' in response.content.decode():
-            return S
+    signed_out = response.status_code == 401 and "HX-Redirect" not in response
+    if signed_out and 'href="/accounts/login/?next=' in response.content.decode():
+        return S
     if target.startswith("/admin/login/"):
         return A
     if target.startswith("/accounts/login/"):
