@@ -52,8 +52,12 @@
     if (!signedOut()) return;
     var config = event.detail.requestConfig || {};
     var asked = config.triggeringEvent;
-    // A poll (htmx's "every", or live.js's "parlour-poll"): nobody is waiting for it.
-    if (config.verb === "get" && (!asked || asked.type === "parlour-poll")) event.preventDefault();
+    var elt = event.detail.elt;
+    var trigger = (elt && elt.getAttribute && elt.getAttribute("hx-trigger")) || "";
+    // A poll (live.js's "parlour-poll", or htmx's "every", which has no triggering event):
+    // nobody is waiting for it. What the person asks for (a click, a key) still goes.
+    var poll = asked ? asked.type === "parlour-poll" : /\bevery\b/.test(trigger);
+    if (config.verb === "get" && poll) event.preventDefault();
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     if (event.detail.successful && signedOut()) delete document.body.dataset.signedOut;
