@@ -59,12 +59,18 @@ def renamed_name(name: str) -> bool:
     """Whether ``name`` is no account's now but an old name a shown account gave up by a
     rename (held ``NAME_HELD``): a closed or deleted account's old names say nothing, as its
     profile does not."""
-    if not name or get_user_model().objects.filter(username__iexact=name).exists():
+    User = get_user_model()
+    # No name longer than the column was ever held; SQLite's ``iexact`` is a LIKE, which
+    # refuses a pattern of tens of thousands of characters (a 503, not the form's words).
+    longest = User._meta.get_field(User.USERNAME_FIELD).max_length or 150
+    if not name or len(name) > longest or "\x00" in name:
+        return False
+    if User.objects.filter(username__iexact=name).exists():
         return False
     holder = held_for(name)
     if holder is None:
         return False
-    return get_user_model().objects.filter(pk=holder).exclude(hidden_people()).exists()
+    return User.objects.filter(pk=holder).exclude(hidden_people()).exists()
 
 
 class SignInForm(AuthenticationForm):
