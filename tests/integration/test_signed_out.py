@@ -174,3 +174,24 @@ def test_the_old_name_still_counts_toward_the_lockout(ann, client):
         {"username": "ann", "password": WRONG, "next": "/matches/3/"},
     )
     assert locked.status_code == 429 and _reason(locked.content.decode()) == SEE_MATCH
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "http://[::1",
+        "/matches/\x00/",
+        "/" + "a" * 20000,
+        "\\\\evil.example/matches/1/",
+        "/matches/99999999999999999999999/",
+        "javascript:alert(1)",
+        "/matches/1/%0a",
+    ],
+)
+def test_a_garbage_next_is_never_a_500_nor_a_match(client, target):
+    for response in (
+        client.get("/accounts/login/", {"next": target}),
+        client.post("/accounts/login/", {"username": "x", "password": "y", "next": target}),
+    ):
+        assert response.status_code in (200, 400)
+        assert _reason(response.content.decode()) in (None, SEE_PAGE, SEE_MATCH)
