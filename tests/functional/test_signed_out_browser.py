@@ -12,7 +12,8 @@ session running out, does; the CSRF cookie stays as it was):
 
 With ``PARLOUR_SCREENSHOTS=1`` the sign-in page reached by a match link is photographed into
 ``docs/screenshots/`` (``login``, ``login-phone``), and the table's notice after a move click
-signed out (``signed-out``, ``signed-out-phone``).
+signed out (``signed-out``, ``signed-out-phone``), and the new-match form back after signing in
+(``match-new-kept``).
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ def test_a_move_click_signed_out_is_told_in_view_and_the_table_stays(
     assert Move.objects.filter(match=match).count() == moves_before + 1
 
 
-def test_a_new_match_form_sent_signed_out_comes_back_filled(live_server, make_context):
+def test_a_new_match_form_sent_signed_out_comes_back_filled(live_server, make_context, tmp_path):
     factories.user_make("ann")
     engines = registered()
     chosen = engines[-1]
@@ -129,6 +130,7 @@ def test_a_new_match_form_sent_signed_out_comes_back_filled(live_server, make_co
     for selector, value in filled.items():
         expect(page.locator(selector)).to_have_value(value)
     expect(page.locator("#id_challenge_2")).to_be_visible()
+    page.screenshot(path=str(screenshot_path("match-new-kept", tmp_path)))
     # A later visit to the form starts afresh.
     page.goto(f"{live_server.url}/matches/new/")
     expect(page.locator("#new-match-kept")).to_have_count(0)
