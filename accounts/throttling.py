@@ -31,7 +31,6 @@ from django.conf import settings
 from django.contrib import admin
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import REDIRECT_FIELD_NAME
-from django.contrib.auth.forms import AuthenticationForm
 from django.db.models import Max, Sum
 from django.forms.utils import ErrorDict
 from django.http import HttpRequest, HttpResponse
@@ -41,6 +40,7 @@ from django.utils.timezone import now
 from django_ratelimit.core import get_usage
 
 from accounts.client_address import client_address
+from accounts.sign_in import SignInForm, sign_in_reason
 
 PAIR_PARAMETERS: list[Any] = [["username", "ip_address"]]
 ADDRESS_PARAMETERS: list[Any] = ["ip_address"]
@@ -162,8 +162,14 @@ def lockout_response(
             REDIRECT_FIELD_NAME: _safe_next(request),
         }
         return render(request, "admin/login.html", context, status=status)
-    form = AuthenticationForm(request, initial={"username": username})
-    context = {"form": form, "lockout_message": message, REDIRECT_FIELD_NAME: _safe_next(request)}
+    form = SignInForm(request, initial={"username": username})
+    target = _safe_next(request)
+    context = {
+        "form": form,
+        "lockout_message": message,
+        REDIRECT_FIELD_NAME: target,
+        "sign_in_reason": sign_in_reason(target, request),
+    }
     return render(request, "registration/login.html", context, status=status)
 
 

@@ -11,6 +11,7 @@ from accounts.views import (
     push,
     register,
     rename,
+    sign_in,
     time_zone,
 )
 
@@ -39,6 +40,9 @@ urlpatterns = [
     path("data/<int:pk>/", data_export.data_export_download, name="data_export_download"),
     # Ahead of Django's own password_reset/ (below): the same view, throttled.
     path("password_reset/", register.ThrottledPasswordResetView.as_view(), name="password_reset"),
+    # Ahead of Django's own login/: the same view, saying why it was asked for (next=) and
+    # when the name typed was changed by a rename (accounts/sign_in.py).
+    path("login/", sign_in.SignInView.as_view(), name="login"),
     # login/, logout/, password_change/, password_reset/, reset/<uidb64>/<token>/ ...
     path("", include("django.contrib.auth.urls")),
     # Profiles lived here before /players/<username>/: old links still arrive.

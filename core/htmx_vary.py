@@ -3,7 +3,7 @@ fragment for a page, or a page for a fragment.
 
 The same URL answers two ways: ``/matches/<id>/`` is the whole page, or only the table for
 htmx's poll; the history, the replay and the analysis panel likewise; ``login_required_htmx``
-answers a signed-out htmx request with ``HX-Redirect`` and anyone else with a 302; the 503 of
+answers a signed-out htmx request with a worded 401 and anyone else with a 302; the 503 of
 ``core/unavailable.py`` is a fragment for htmx. Without the header, a browser's cache (the
 Back button, history restore) may show the table alone as if it were the page: what
 django-htmx's documentation warns of.

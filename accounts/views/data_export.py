@@ -24,6 +24,7 @@ from accounts.selectors.data_export import (
 )
 from accounts.services.data_export import data_export_request
 from accounts.services.export_files import export_path
+from core.signed_out import login_required_htmx
 
 SECTION = "accounts/account/_data.html"
 
@@ -47,7 +48,7 @@ def _section(request: HttpRequest, *, status: int = 200, refusal: str = "") -> H
     return render(request, SECTION, context, status=status)
 
 
-@login_required
+@login_required_htmx
 @require_http_methods(["GET", "POST"])
 def data_export(request: HttpRequest) -> HttpResponse:
     """GET (htmx): the section, polled while the file is prepared; a plain GET goes to the

@@ -1,48 +1,17 @@
-"""What every games page shares: the sign-in gate that knows htmx, and the visible match."""
+"""What every games page shares: the sign-in gate that knows htmx (``core/signed_out.py``: a
+worded 401 for a signed-out htmx request), and the visible match."""
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
-from typing import Any
-from urllib.parse import quote
-
-from django.conf import settings
-from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
-from django.urls import reverse
-from django_htmx.http import HttpResponseClientRedirect
 
+from core.signed_out import login_required_htmx
 from games.models import Match, Seat
 from games.selectors import match_seats, match_visible
 from games.selectors.invitations import invited_to
 
-
-def login_required_htmx(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """``login_required`` that sends an HTMX request's whole page to the login form."""
-
-    @functools.wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not request.user.is_authenticated:
-            if request.htmx:
-                return HttpResponseClientRedirect(
-                    f"{reverse(settings.LOGIN_URL)}?next={quote(_came_from(request), safe='/')}"
-                )
-            return redirect_to_login(request.get_full_path())
-        return view(request, *args, **kwargs)
-
-    return wrapper
-
-
-def _came_from(request: HttpRequest) -> str:
-    """The page an htmx request came from (its ``HX-Current-URL``), as a path on this site; "/"
-    when the header is missing or malformed (``http://[::1`` makes URL parsing raise)."""
-    try:
-        path = request.htmx.current_url_abs_path or "/"
-    except ValueError:
-        return "/"
-    return path if path.startswith("/") and not path.startswith("//") else "/"
+__all__ = ["login_required_htmx", "visible_match"]
 
 
 def visible_match(request: HttpRequest, pk: int) -> tuple[Match, list[Seat]]:

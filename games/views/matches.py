@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -57,9 +58,19 @@ def lobby(request: HttpRequest) -> HttpResponse:
     )
 
 
-@login_required
+# ``next=`` of a new-match form posted after the session ended: the page that signs in leads
+# back to the form, which ``static/js/match_new.js`` fills again from what it kept.
+KEPT_FORM = "kept=1"
+
+
 @require_http_methods(["GET", "POST"])
 def match_new(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:
+        # Signed out (elsewhere, or the session ran out) while filling the form: nothing is
+        # created, and signing in comes back to the form as it was filled (docs/accounts.md,
+        # "Signed out").
+        back = f"{request.path}?{KEPT_FORM}" if request.method == "POST" else None
+        return redirect_to_login(back or request.get_full_path())
     games = {e.name for e in registered()}
     initial: dict[str, Any] = {}
     if request.GET.get("game") in games:

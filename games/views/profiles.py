@@ -28,6 +28,7 @@ from accounts.selectors.closure import hidden_people
 from accounts.selectors.names import held_for
 from accounts.selectors.relations import pair_facts
 from accounts.services.relations import block_add, block_remove, follow_add, follow_remove
+from core.signed_out import login_required_htmx
 from games.filters import HistoryFilters, page_number
 from games.presentation.ratings import rating_lines
 from games.presentation.results import form_entries, head_to_head_lines, history_lines
@@ -167,21 +168,21 @@ def _act(request: HttpRequest, username: str, action: str) -> HttpResponse:
     return _answer(request, owner.get_username(), owner, done=done, status=200)
 
 
-@login_required
+@login_required_htmx
 @require_POST
 def person_follow(request: HttpRequest, username: str) -> HttpResponse:
     """``/players/<username>/follow/``: follow them (twice: nothing more)."""
     return _act(request, username, "follow")
 
 
-@login_required
+@login_required_htmx
 @require_POST
 def person_unfollow(request: HttpRequest, username: str) -> HttpResponse:
     """``/players/<username>/unfollow/``: stop following them."""
     return _act(request, username, "unfollow")
 
 
-@login_required
+@login_required_htmx
 @require_http_methods(["GET", "POST"])
 def person_block(request: HttpRequest, username: str) -> HttpResponse:
     """``/players/<username>/block/``: a GET asks first (saying what a block does; for htmx in
@@ -201,7 +202,7 @@ def person_block(request: HttpRequest, username: str) -> HttpResponse:
     return render(request, BLOCK_CONFIRM, {"owner": owner})
 
 
-@login_required
+@login_required_htmx
 @require_POST
 def person_unblock(request: HttpRequest, username: str) -> HttpResponse:
     """``/players/<username>/unblock/``: undo one's own block (from the profile or the account

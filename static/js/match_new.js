@@ -8,6 +8,65 @@
   var form = document.getElementById("new-match-form");
   if (!form) return;
 
+  // Signed out while filling the form (docs/accounts.md, "Signed out"): what is sent is kept in
+  // this tab's sessionStorage (the form's own choices: no password, no token), and when signing
+  // in leads back here (?kept=1, the server's answer to a signed-out POST) the form is filled
+  // again for the person to check and send. Any other visit forgets what was kept: a form the
+  // server sent back with its errors is already filled, and a match created needs nothing.
+  var KEY = "parlour:new-match";
+  var SKIP = { hidden: true, password: true, file: true, submit: true, button: true, reset: true };
+  function fields() {
+    return Array.prototype.filter.call(form.elements, function (el) {
+      return el.name && !SKIP[el.type] && el.tagName !== "FIELDSET";
+    });
+  }
+  function checkable(el) {
+    return el.type === "checkbox" || el.type === "radio";
+  }
+  form.addEventListener("submit", function () {
+    var kept = fields().map(function (el) {
+      return checkable(el) ? [el.name, el.value, el.checked] : [el.name, null, el.value];
+    });
+    try {
+      window.sessionStorage.setItem(KEY, JSON.stringify(kept));
+    } catch (e) {
+      // No storage (a private window's quota, storage turned off): nothing is kept.
+    }
+  });
+  var kept = null;
+  try {
+    kept = JSON.parse(window.sessionStorage.getItem(KEY) || "null");
+    window.sessionStorage.removeItem(KEY);
+  } catch (e) {
+    kept = null;
+  }
+  var params = new URLSearchParams(window.location.search);
+  if (params.get("kept") === "1") {
+    params.delete("kept");
+    var rest = params.toString();
+    window.history.replaceState(null, "", window.location.pathname + (rest ? "?" + rest : ""));
+    if (Array.isArray(kept)) {
+      var all = fields();
+      kept.forEach(function (entry) {
+        all.forEach(function (el) {
+          if (el.name !== entry[0]) return;
+          if (checkable(el)) {
+            if (el.value === entry[1]) el.checked = Boolean(entry[2]);
+          } else {
+            el.value = String(entry[2]);
+          }
+        });
+      });
+      var note = document.createElement("p");
+      note.id = "new-match-kept";
+      note.className = "notice";
+      note.setAttribute("role", "status");
+      note.textContent = "This is the form as you filled it before signing in: check it and press " +
+        "\u201cCreate match\u201d. Nothing was created yet.";
+      form.parentNode.insertBefore(note, form);
+    }
+  }
+
   var count = document.getElementById("id_num_players");
   var rows = form.querySelectorAll("#seat-choices .seat-choice");
   function showSeats() {

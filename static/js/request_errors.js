@@ -11,6 +11,7 @@
     503: "Parlour is briefly unavailable; nothing was changed. It will be back in a few seconds.",
   };
   var FALLBACK = "Something went wrong on our side; nothing was changed. Reload the page and try again.";
+  var SIGNED_OUT = "You are signed out: nothing here was changed. Sign in again to come back to this page.";
   var OFFLINE = "Parlour cannot be reached. Check your connection; the page keeps trying.";
 
   function notice() {
@@ -22,8 +23,52 @@
     el.textContent = text;
     el.hidden = false;
   }
+  // A 401 is a request made after the session ended (core/signed_out.py): its body is the
+  // sentence to show, with the link that signs in again and comes back to this page. The page
+  // is left as it was (nothing was done), and its background requests (the table's and the
+  // badge's polls, an export or analysis being watched) stop asking until a request the
+  // person makes succeeds again (signed in meanwhile, in another tab): the notice is shown
+  // once, not every two seconds (docs/accounts.md, "Signed out").
+  function showSignedOut(xhr) {
+    var el = notice();
+    if (!el) return;
+    var words = null;
+    try {
+      var doc = new DOMParser().parseFromString(xhr.responseText || "", "text/html");
+      words = doc.querySelector(".signed-out");
+    } catch (e) {
+      words = null;
+    }
+    if (!words) return show(SIGNED_OUT);
+    el.replaceChildren.apply(el, Array.prototype.map.call(words.childNodes, function (node) {
+      return document.importNode(node, true);
+    }));
+    el.hidden = false;
+  }
+  function signedOut() {
+    return document.body && document.body.dataset.signedOut === "true";
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (!signedOut()) return;
+    var config = event.detail.requestConfig || {};
+    var asked = config.triggeringEvent;
+    var elt = event.detail.elt;
+    var trigger = (elt && elt.getAttribute && elt.getAttribute("hx-trigger")) || "";
+    // A poll (live.js's "parlour-poll", or htmx's "every", which has no triggering event):
+    // nobody is waiting for it. What the person asks for (a click, a key) still goes.
+    var poll = asked ? asked.type === "parlour-poll" : /\bevery\b/.test(trigger);
+    if (config.verb === "get" && poll) event.preventDefault();
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (event.detail.successful && signedOut()) delete document.body.dataset.signedOut;
+  });
   document.addEventListener("htmx:responseError", function (event) {
-    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    var xhr = event.detail.xhr;
+    var status = xhr ? xhr.status : 0;
+    if (status === 401) {
+      if (document.body) document.body.dataset.signedOut = "true";
+      return showSignedOut(xhr);
+    }
     show(MESSAGES[status] || FALLBACK);
   });
   document.addEventListener("htmx:sendError", function () {

@@ -142,7 +142,7 @@ def test_every_page_kind_has_readable_text(
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base)
     page = context.new_page()
     _check(page, "home, signed out", f"{base}/", found)
-    _check(page, "login", f"{base}/accounts/login/", found)
+    _check(page, "login", f"{base}/accounts/login/?next=/matches/1/", found)  # with its reason
     _check(page, "register", f"{base}/accounts/register/", found)
     _check(page, "password reset", f"{base}/accounts/password_reset/", found)
     page.get_by_label("Email").fill("ann@example.com")

@@ -9,7 +9,9 @@ has an invite link; ann has an unsubscribe link.
 Each row: what is asked, the method and URL, whether htmx asks, and the answer for each role
 (``ROLES`` order). An answer is a status, or:
 
-- ``L``: sent to the sign-in page (a redirect, or for htmx an ``HX-Redirect`` header);
+- ``L``: sent to the sign-in page (a redirect);
+- ``S``: signed out, asked by htmx: a 401 whose sentence links to the sign-in page (the page
+  asking stays as it was: ``core/signed_out.py``);
 - ``A``: sent to the admin's sign-in page;
 - ``T``: a redirect to the match's table.
 
@@ -55,7 +57,8 @@ pytestmark = pytest.mark.django_db
 ANONYMOUS, OUTSIDER, SEAT_0, SEAT_1, STAFF = "anonymous", "outsider", "seat 0", "seat 1", "staff"
 ROLES = (ANONYMOUS, OUTSIDER, SEAT_0, SEAT_1, STAFF)
 # The answers that are not a bare status.
-L = "sent to sign in"  # a redirect to /accounts/login/ (for htmx: an HX-Redirect header to it)
+L = "sent to sign in"  # a redirect to /accounts/login/
+S = "signed out, htmx"  # a 401 with the link to /accounts/login/?next=, and no redirect
 A = "sent to the admin's sign-in"  # a redirect to /admin/login/
 T = "sent to the table"  # a redirect to the match's table (/matches/<id>/)
 
@@ -136,7 +139,7 @@ MATRIX_TEXT = [
     ("rules",              "GET",    "/rules/faraway/",                   200, 200, 200, 200, 200),
     ("lobby",              "GET",    "/matches/",                           L, 200, 200, 200, 200),
     ("history",            "GET",    "/history/",                           L, 200, 200, 200, 200),
-    ("history, htmx",      "GET hx", "/history/?game=faraway",              L, 200, 200, 200, 200),
+    ("history, htmx",      "GET hx", "/history/?game=faraway",              S, 200, 200, 200, 200),
     ("new match form",     "GET",    "/matches/new/",                       L, 200, 200, 200, 200),
     ("leaderboard",        "GET",    "/leaderboard/faraway/",               L, 200, 200, 200, 200),
     ("ann's profile",      "GET",    "/players/ann/",                       L, 200, 200, 200, 200),
@@ -144,10 +147,11 @@ MATRIX_TEXT = [
     # Friends and blocks (docs/accounts.md): each person's own, bea's profile names the other.
     ("friends page",       "GET",    "/friends/",                           L, 200, 200, 200, 200),
     ("follow bea",         "POST",   "/players/bea/follow/",                L, 302, 302, 400, 302),
-    ("follow bea, htmx",   "POST hx","/players/bea/follow/",                L, 200, 200, 400, 200),
+    ("follow bea, htmx",   "POST hx","/players/bea/follow/",                S, 200, 200, 400, 200),
     ("follow nobody",      "POST",   "/players/nobody-such/follow/",        L, 404, 404, 404, 404),
     ("unfollow bea",       "POST",   "/players/bea/unfollow/",              L, 302, 302, 400, 302),
     ("block bea, asked",   "GET",    "/players/bea/block/",                 L, 200, 200, 400, 200),
+    ("block bea, asked hx","GET hx", "/players/bea/block/",                 S, 200, 200, 400, 200),
     ("block bea",          "POST",   "/players/bea/block/",                 L, 302, 302, 400, 302),
     ("block, unconfirmed", "POST",   "/players/bea/block/",                 L, 400, 400, 400, 400),
     ("unblock bea",        "POST",   "/players/bea/unblock/",               L, 302, 302, 400, 302),
@@ -195,25 +199,25 @@ MATRIX_TEXT = [
     ("delete page",        "GET",    "/accounts/delete/",                   L, 200, 200, 200, 200),
     ("delete, wrong pw",   "POST",   "/accounts/delete/",                   L, 400, 400, 400, 400),
     ("data, plain GET",    "GET",    "/accounts/data/",                     L, 302, 302, 302, 302),
-    ("data, its poll",     "GET hx", "/accounts/data/",                     L, 200, 200, 200, 200),
+    ("data, its poll",     "GET hx", "/accounts/data/",                     S, 200, 200, 200, 200),
     ("prepare data",       "POST",   "/accounts/data/",                     L, 302, 429, 302, 302),
     ("ann's data file",    "GET",    "/accounts/data/{export}/",            L, 404, 200, 404, 404),
     # The public match in play: its seats play, anyone signed in watches. Seat 0's turn.
     ("table page",         "GET",    "/matches/{pub}/",                     L, 200, 200, 200, 200),
-    ("table partial",      "GET hx", "/matches/{pub}/",                     L, 200, 200, 200, 200),
-    ("poll, same version", "GET hx", "/matches/{pub}/table/?version={pv}",  L, 204, 204, 204, 204),
-    ("poll, old version",  "GET hx", "/matches/{pub}/table/?version=0",     L, 200, 200, 200, 200),
-    ("move",               "POST hx","/matches/{pub}/move/",                L, 403, 200, 409, 403),
-    ("move, stale",        "POST hx","/matches/{pub}/move/",                L, 403, 409, 409, 403),
+    ("table partial",      "GET hx", "/matches/{pub}/",                     S, 200, 200, 200, 200),
+    ("poll, same version", "GET hx", "/matches/{pub}/table/?version={pv}",  S, 204, 204, 204, 204),
+    ("poll, old version",  "GET hx", "/matches/{pub}/table/?version=0",     S, 200, 200, 200, 200),
+    ("move",               "POST hx","/matches/{pub}/move/",                S, 403, 200, 409, 403),
+    ("move, stale",        "POST hx","/matches/{pub}/move/",                S, 403, 409, 409, 403),
     # A word at the table (docs/phrases.md): its seats say one; the poll then sees them.
-    ("say a phrase",       "POST hx","/matches/{pub}/phrase/",              L, 403, 200, 200, 403),
+    ("say a phrase",       "POST hx","/matches/{pub}/phrase/",              S, 403, 200, 200, 403),
     ("say a phrase, plain","POST",   "/matches/{pub}/phrase/",              L, 403,   T,   T, 403),
-    ("phrase off the list","POST hx","/matches/{pub}/phrase/",              L, 403, 400, 400, 403),
+    ("phrase off the list","POST hx","/matches/{pub}/phrase/",              S, 403, 400, 400, 403),
     ("phrase by GET",      "GET",    "/matches/{pub}/phrase/",              L, 405, 405, 405, 405),
     ("poll, no phrases",   "GET hx", "/matches/{pub}/table/?version={pv}&phrases=0",
-                                                                            L, 204, 204, 204, 204),
+                                                                            S, 204, 204, 204, 204),
     ("poll, phrases gone", "GET hx", "/matches/{pub}/table/?version={pv}&phrases=-1",
-                                                                            L, 200, 200, 200, 200),
+                                                                            S, 200, 200, 200, 200),
     ("take a seat, full",  "POST",   "/matches/{pub}/join/",                L,   T,   T,   T,   T),
     # Live changes (docs/live.md): the test client is WSGI, so a stream that may be had is a 204
     # ("no stream on this server"); who may have one is decided first, as for the poll.
@@ -226,7 +230,7 @@ MATRIX_TEXT = [
     # two seats that ends the match); nobody cancels or leaves a match that has begun.
     ("resign page",        "GET",    "/matches/{pub}/resign/",              L, 200, 200, 200, 200),
     ("resign",             "POST",   "/matches/{pub}/resign/",              L, 403,   T,   T, 403),
-    ("resign, htmx",       "POST hx","/matches/{pub}/resign/",              L, 403, 200, 200, 403),
+    ("resign, htmx",       "POST hx","/matches/{pub}/resign/",              S, 403, 200, 200, 403),
     ("cancel page",        "GET",    "/matches/{pub}/cancel/",              L, 200, 200, 200, 200),
     ("cancel, begun",      "POST",   "/matches/{pub}/cancel/",              L, 403, 409, 403, 403),
     ("leave, begun",       "POST",   "/matches/{pub}/leave/",               L, 403, 409, 409, 403),
@@ -236,21 +240,21 @@ MATRIX_TEXT = [
     ("record",             "GET",    "/matches/{pub}/record.json",          L, 200, 200, 200, 200),
     # Its analysis: the panel is the replay's (a note until the match is over); asking is for
     # its players alone, and refused while it runs.
-    ("analysis panel",     "GET hx", "/matches/{pub}/analysis/",            L, 200, 200, 200, 200),
+    ("analysis panel",     "GET hx", "/matches/{pub}/analysis/",            S, 200, 200, 200, 200),
     ("ask for analysis",   "POST",   "/matches/{pub}/analysis/",            L, 403, 409, 409, 403),
     # The private match in play: a 404 to everyone outside it, staff included, as for no match.
     # Its lobby "join" is its creator's alone (the others use the invite link): 404 to the rest.
     ("private table",      "GET",    "/matches/{priv}/",                    L, 404, 200, 200, 404),
-    ("private partial",    "GET hx", "/matches/{priv}/",                    L, 404, 200, 200, 404),
+    ("private partial",    "GET hx", "/matches/{priv}/",                    S, 404, 200, 200, 404),
     ("private, live",      "GET",    "/live/?match={priv}",               403, 404, 204, 204, 404),
-    ("private poll",       "GET hx", "/matches/{priv}/table/?version={qv}",  L, 404, 204, 204, 404),
-    ("private move",       "POST hx","/matches/{priv}/move/",               L, 404, 200, 409, 404),
-    ("private phrase",     "POST hx","/matches/{priv}/phrase/",             L, 404, 200, 200, 404),
+    ("private poll",       "GET hx", "/matches/{priv}/table/?version={qv}",  S, 404, 204, 204, 404),
+    ("private move",       "POST hx","/matches/{priv}/move/",               S, 404, 200, 409, 404),
+    ("private phrase",     "POST hx","/matches/{priv}/phrase/",             S, 404, 200, 200, 404),
     ("private join",       "POST",   "/matches/{priv}/join/",               L, 404,   T, 404, 404),
     ("private replay",     "GET",    "/matches/{priv}/replay/",             L, 404, 200, 200, 404),
     ("private as seat 0",  "GET",    "/matches/{priv}/replay/?as=0",        L, 404, 200, 403, 404),
     ("private record",     "GET",    "/matches/{priv}/record.json",         L, 404, 200, 200, 404),
-    ("private analysis",   "GET hx", "/matches/{priv}/analysis/",           L, 404, 200, 200, 404),
+    ("private analysis",   "GET hx", "/matches/{priv}/analysis/",           S, 404, 200, 200, 404),
     ("private analyse",    "POST",   "/matches/{priv}/analysis/",           L, 404, 409, 409, 404),
     ("private resign",     "POST",   "/matches/{priv}/resign/",             L, 404,   T,   T, 404),
     # An invite link is the invitation: whoever holds it sees the waiting table (its creator,
@@ -262,16 +266,16 @@ MATRIX_TEXT = [
     ("leave page, waiting","GET",    "/matches/{inv}/leave/",               L, 404, 200, 404, 404),
     # A finished match: every hand is shown, the seed and the salt too; nothing more to play.
     ("finished table",     "GET",    "/matches/{fin}/",                     L, 200, 200, 200, 200),
-    ("finished poll",      "GET hx", "/matches/{fin}/table/?version=0",     L, 286, 286, 286, 286),
-    ("finished move",      "POST hx","/matches/{fin}/move/",                L, 403, 409, 409, 403),
-    ("finished phrase",    "POST hx","/matches/{fin}/phrase/",              L, 403, 200, 200, 403),
+    ("finished poll",      "GET hx", "/matches/{fin}/table/?version=0",     S, 286, 286, 286, 286),
+    ("finished move",      "POST hx","/matches/{fin}/move/",                S, 403, 409, 409, 403),
+    ("finished phrase",    "POST hx","/matches/{fin}/phrase/",              S, 403, 200, 200, 403),
     ("finished resign",    "POST",   "/matches/{fin}/resign/",              L, 403, 409, 409, 403),
     ("finished, all hands","GET",    "/matches/{fin}/replay/?as=all",       L, 200, 200, 200, 200),
     ("finished, as seat 1","GET",    "/matches/{fin}/replay/?as=1",         L, 200, 200, 200, 200),
     ("finished record",    "GET",    "/matches/{fin}/record.json",          L, 200, 200, 200, 200),
     # Its analysis: asked for by a player (then back to the replay, 302), seen by its viewers.
     ("finished analyse",   "POST",   "/matches/{fin}/analysis/",            L, 403, 302, 302, 403),
-    ("finished analysis",  "GET hx", "/matches/{fin}/analysis/",            L, 200, 200, 200, 200),
+    ("finished analysis",  "GET hx", "/matches/{fin}/analysis/",            S, 200, 200, 200, 200),
     ("analysis, no htmx",  "GET",    "/matches/{fin}/analysis/",            L, 302, 302, 302, 302),
     ("no such match",      "GET",    "/matches/{missing}/",                 L, 404, 404, 404, 404),
     # Invitations (docs/invitations.md): ann challenged bea to a private waiting match, which bea
@@ -279,18 +283,18 @@ MATRIX_TEXT = [
     # match is. "Play again" is for the seated people of a finished match they may see.
     ("challenged table",   "GET",    "/matches/{chal}/",                    L, 404, 200, 200, 404),
     ("accept challenge",   "POST",   "/invitations/{ci}/accept/",           L, 404, 404,   T, 404),
-    ("accept, htmx",       "POST hx","/invitations/{ci}/accept/",           L, 404, 404, 200, 404),
+    ("accept, htmx",       "POST hx","/invitations/{ci}/accept/",           S, 404, 404, 200, 404),
     ("accept by GET",      "GET",    "/invitations/{ci}/accept/",           L, 405, 405, 405, 405),
     ("decline challenge",  "POST",   "/invitations/{ci}/decline/",          L, 404, 404, 302, 404),
     ("decline and block",  "POST",   "/invitations/{ci}/block/",            L, 404, 404, 302, 404),
     ("no such invitation", "POST",   "/invitations/{missing}/accept/",      L, 404, 404, 404, 404),
     ("play again",         "POST",   "/matches/{fin}/rematch/",             L, 409,   T,   T, 409),
-    ("play again, htmx",   "POST hx","/matches/{fin}/rematch/",             L, 409, 200, 200, 409),
+    ("play again, htmx",   "POST hx","/matches/{fin}/rematch/",             S, 409, 200, 200, 409),
     ("play again, in play","POST",   "/matches/{priv}/rematch/",            L, 404, 409, 409, 404),
     # A bot in a free seat: the creator of the waiting match only; not a seat held for the
     # person invited (ann's challenge to bea), not once the match has begun.
     ("seat a bot",         "POST",   "/matches/{inv}/bot/",                 L, 404,   T, 404, 404),
-    ("seat a bot, htmx",   "POST hx","/matches/{inv}/bot/",                 L, 404, 200, 404, 404),
+    ("seat a bot, htmx",   "POST hx","/matches/{inv}/bot/",                 S, 404, 200, 404, 404),
     ("seat a bot, held",   "POST",   "/matches/{chal}/bot/",                L, 404, 409, 403, 404),
     ("seat a bot, begun",  "POST",   "/matches/{pub}/bot/",                 L, 403, 409, 403, 403),
     ("seat a bot by GET",  "GET",    "/matches/{inv}/bot/",                 L, 405, 405, 405, 405),
@@ -418,7 +422,10 @@ def _strings(value: Any) -> list[str]:
 
 def answer_of(response) -> Any:
     """The response as the matrix names it."""
-    target = response.get("HX-Redirect") or response.get("Location") or ""
+    target = response.get("Location") or ""
+    signed_out = response.status_code == 401 and "HX-Redirect" not in response
+    if signed_out and 'href="/accounts/login/?next=' in response.content.decode():
+        return S
     if target.startswith("/admin/login/"):
         return A
     if target.startswith("/accounts/login/"):

@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -204,6 +205,17 @@ def test_refusals_answer_htmx_in_place_and_outsiders_a_404(people):
     body = refused.content.decode()
     assert 'id="invitation-refused"' in body and "<html" not in body
     assert Invitation.objects.get().status == Status.DECLINED
+
+
+def test_an_htmx_accept_signed_out_is_a_worded_401_and_changes_nothing(people):
+    ann, _, _ = people
+    _challenge(factories.client_for(ann))
+    invitation = Invitation.objects.get()
+    answer = Client().post(f"/invitations/{invitation.pk}/accept/", headers={"HX-Request": "true"})
+    assert answer.status_code == 401 and "HX-Redirect" not in answer
+    assert 'href="/accounts/login/?next=/"' in answer.content.decode()
+    assert Invitation.objects.get().status == invitation.status
+    assert Seat.objects.filter(match_id=invitation.match_id, user__isnull=False).count() == 1
 
 
 def test_htmx_accept_follows_to_the_table(people):

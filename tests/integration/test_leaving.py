@@ -10,6 +10,7 @@ import sys
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
 from games import tasks
@@ -257,6 +258,18 @@ def test_resigning_with_a_plain_form(ann, bea, cal, bea_client):
     assert "You resigned: the greedy bot plays your seat now." in table
     assert "bea resigned; the greedy bot plays that seat." in table
     assert 'id="resign-link"' not in table  # nothing more to resign
+
+
+def test_resigning_signed_out_with_htmx_is_a_worded_401_and_changes_nothing(ann, bea):
+    """Signed out under the page (docs/accounts.md, "Signed out"): no ``HX-Redirect`` to the
+    sign-in page (which threw the page away), the 401's sentence instead; the seat plays on."""
+    match = factories.match_make(game="faraway", players=[ann, bea], seed=2)
+    response = _resign_post(Client(), match, htmx=True)
+    assert response.status_code == 401 and "HX-Redirect" not in response
+    assert "You are signed out: nothing here was changed." in response.content.decode()
+    fresh = _fresh(match)
+    assert (fresh.status, fresh.version) == (match.status, match.version)
+    assert not _seat(match, bea).resigned
 
 
 def test_resigning_with_htmx_follows_a_client_redirect(ann, bea, bea_client):

@@ -153,9 +153,11 @@ def test_a_malformed_htmx_current_url_is_not_a_500(match, client):
         response = client.get(
             f"/matches/{match.pk}/", headers={"HX-Request": "true", "HX-Current-URL": value}
         )
-        assert response.status_code == 200, value
-        assert response.headers["HX-Redirect"].startswith("/accounts/login/?next=/")
-        assert "evil" not in response.headers["HX-Redirect"]
+        # Signed out: the worded 401, whose link signs in and comes back to "/" (the header
+        # names no page of this site).
+        assert response.status_code == 401, value
+        assert 'href="/accounts/login/?next=/"' in response.content.decode()
+        assert "evil" not in response.content.decode()
     # A NUL in any header is refused before any view (core/null_bytes.py).
     response = client.get(
         f"/matches/{match.pk}/", headers={"HX-Request": "true", "HX-Current-URL": "\x00"}
@@ -182,7 +184,28 @@ def test_anonymous_is_sent_to_log_in(match, client):
     assert response.status_code == 302
     assert response["Location"].startswith("/accounts/login/?next=")
     response = client.get(f"/matches/{match.pk}/table/?version=0", headers={"HX-Request": "true"})
-    assert response.headers["HX-Redirect"].startswith("/accounts/login/")
+    assert response.status_code == 401 and "HX-Redirect" not in response
+    assert "You are signed out" in response.content.decode()
+    assert _snapshot(match) == before
+
+
+def test_a_signed_out_move_click_is_a_worded_401_and_changes_nothing(match, client):
+    """htmx's move click from a page whose session has ended: no ``HX-Redirect`` (which threw
+    the page away), but a 401 whose sentence the page shows, with the link that signs in and
+    comes back to the page the click came from; the match is as it was."""
+    before = _snapshot(match)
+    page = f"http://testserver/matches/{match.pk}/?as=me"
+    response = client.post(
+        f"/matches/{match.pk}/move/",
+        {"move": '{"type": "draw", "source": "pack"}', "version": match.version},
+        headers={"HX-Request": "true", "HX-Current-URL": page},
+    )
+    assert response.status_code == 401
+    assert "HX-Redirect" not in response and "Location" not in response
+    body = response.content.decode()
+    assert "You are signed out: nothing here was changed." in body
+    assert f'href="/accounts/login/?next=/matches/{match.pk}/%3Fas%3Dme"' in body
+    assert response["Cache-Control"] == "no-store"
     assert _snapshot(match) == before
 
 
