@@ -142,7 +142,8 @@ def invitation_decline(*, invitation_id: int, user: AbstractBaseUser) -> Answere
         invitation.answered_at = timezone.now()
         invitation.save(update_fields=["status", "answered_at"])
         match_bump(match=match)
-        live.badges_changed([user.pk])
+        # The inviter's notices list it now (declined: the seat to fill), so theirs recounts too.
+        live.badges_changed([user.pk, invitation.invited_by_id])
     return Answered(match_id=match.pk, started=False)
 
 
@@ -153,12 +154,13 @@ def invitations_expire() -> int:
     now = timezone.now()
     with transaction.atomic():
         lapsed = Invitation.objects.filter(status=Status.PENDING, expires_at__lte=now)
-        pairs = set(lapsed.values_list("match_id", "user_id"))
-        if not pairs:
+        rows = set(lapsed.values_list("match_id", "user_id", "invited_by_id"))
+        if not rows:
             return 0
         marked = lapsed.update(status=Status.EXPIRED, answered_at=now)
-        _bump_many({m for m, _ in pairs})
-        live.badges_changed(u for _, u in pairs)
+        _bump_many({m for m, _, _ in rows})
+        # Both recount: the invited lose it, the inviter's notices gain it (the seat to fill).
+        live.badges_changed({u for _, u, _ in rows} | {by for _, _, by in rows})
     return marked
 
 
@@ -184,10 +186,12 @@ def invitations_end(*, match_id: int) -> int:
     How many were ended."""
     pending = Invitation.objects.filter(match_id=match_id, status=Status.PENDING)
     invited = list(pending.values_list("user_id", flat=True))
-    if not invited:
-        return 0
-    ended = pending.update(status=Status.EXPIRED, answered_at=timezone.now())
-    live.badges_changed(invited)
+    # The inviters' notices of this match's declined or lapsed seats leave with it too.
+    inviters = set(
+        Invitation.objects.filter(match_id=match_id).values_list("invited_by_id", flat=True)
+    )
+    ended = pending.update(status=Status.EXPIRED, answered_at=timezone.now()) if invited else 0
+    live.badges_changed([*invited, *inviters])
     return ended
 
 
