@@ -43,6 +43,9 @@ REFUSED_BY_STATUS = {
 }
 
 
+WITHDRAWN = "This invitation can no longer be accepted."
+
+
 @dataclass(frozen=True)
 class Answered:
     """What an answer did: the match, and whether it began with this answer."""
@@ -330,6 +333,11 @@ def _locked(invitation_id: int, user: AbstractBaseUser) -> Invitation:
 def _answer_refusal(invitation: Invitation, match: Match) -> str | None:
     if match.status == Match.Status.CANCELLED:  # its invitations ended with it
         return "This match was cancelled by its creator."
+    if invitation.status == Status.DECLINED and blocked_between(
+        invitation.user_id, invitation.invited_by_id
+    ):
+        # Declined by a block, maybe the inviter's: not "declined", nor a word of the block.
+        return WITHDRAWN
     if invitation.status != Status.PENDING:
         return REFUSED_BY_STATUS[invitation.status]
     if match.status != Match.Status.WAITING:

@@ -96,6 +96,17 @@ def test_an_invitation_ended_by_a_block_does_not_read_declined(people, who_block
         assert "bea, seat 2 of 2: declined" not in page and "blocked" not in page
 
 
+def test_answering_an_invitation_the_inviters_block_ended_does_not_say_declined(people):
+    ann, bea, _, _ = people
+    _challenge(factories.client_for(ann))
+    invitation = Invitation.objects.get()
+    block_add(blocker_id=ann.pk, blocked_id=bea.pk)
+    answer = factories.client_for(bea).post(f"/invitations/{invitation.pk}/accept/")
+    words = answer.content.decode()
+    assert answer.status_code == 409 and "This invitation can no longer be accepted." in words
+    assert "declined" not in words and "blocked" not in words
+
+
 def test_an_invitation_declined_by_its_person_still_reads_declined(people):
     ann, bea, _, _ = people
     _challenge(factories.client_for(ann))
