@@ -76,6 +76,7 @@ class HistoryLine:
     moves: int
     rounds: int | None
     rating_change: str  # "+14", "-9" once rated, else ""
+    held_seats: int = 0  # seats held for the people invited (no name: a history is public)
 
     @property
     def replayable(self) -> bool:
@@ -95,6 +96,7 @@ def history_lines(rows: Iterable[HistoryRow]) -> list[HistoryLine]:
             moves=row.moves,
             rounds=row.rounds,
             rating_change="" if row.rating_delta is None else change_text(row.rating_delta),
+            held_seats=row.held_seats,
         )
         for row in rows
     ]

@@ -217,3 +217,11 @@ def test_a_cancel_tells_the_inviter_whose_notices_listed_a_declined_seat(people,
     factories.client_for(ann).post(f"/matches/{match.pk}/cancel/", {"confirm": "yes"})
     assert Match.objects.get().status == Match.Status.CANCELLED
     assert ann.pk in told
+
+
+def test_the_history_row_of_a_forming_match_counts_a_held_seat_as_held_not_open(people):
+    ann = people[0]
+    _challenge(factories.client_for(ann), num_players=3, seat_2="person")
+    page = _text(factories.client_for(ann).get("/history/").content.decode())
+    assert "(1 open seat, 1 held for the player invited)" in page
+    assert "2 open seats" not in page
