@@ -60,14 +60,33 @@
   });
   // The notices page's lists (#notice-lists) follow the badge: fetched on every badge event (its
   // count may stay while an offer ends and another comes) and with every badge poll; swapped in
-  // only when they changed (below). Not while an answer is under way or a refusal is shown in
-  // place: the person is reading it.
+  // only when they changed (below). Not while an answer is under way, nor for REFUSAL_READ after
+  // a refusal came in place of an offer's buttons (the person is reading it; the refresh would
+  // take the offer's line away with it): asked once that time is over.
+  var REFUSAL_READ = 15000;
+  var noticesHeldUntil = 0;
+  var noticesLater = null;
   function noticesFetch() {
     var found = document.getElementById("notice-lists");
     if (!found || !window.htmx) return;
-    if (found.querySelector(".htmx-request, #invitation-refused")) return;
+    var wait = noticesHeldUntil - Date.now();
+    if (wait > 0) {
+      if (!noticesLater) noticesLater = window.setTimeout(function () {
+        noticesLater = null;
+        if (visible()) noticesFetch();
+      }, wait);
+      return;
+    }
+    if (found.querySelector(".htmx-request")) return;
     window.htmx.trigger(found, "parlour-notices");
   }
+  document.addEventListener("htmx:afterSettle", function () {
+    var lists = document.getElementById("notice-lists");
+    var refusal = lists && lists.querySelector("#invitation-refused:not([data-read-from])");
+    if (!refusal) return;
+    refusal.setAttribute("data-read-from", String(Date.now()));
+    noticesHeldUntil = Date.now() + REFUSAL_READ;
+  });
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail && event.detail.target;
     if (!target || target.id !== "notice-lists" || !event.detail.serverResponse) return;

@@ -19,6 +19,7 @@ from playwright.sync_api import Page, Request, expect
 
 from games.live import publish
 from games.services.invitations import match_challenge_create, rematch_offer
+from games.services.leaving import match_cancel
 from tests import factories
 from tests.functional.pages import log_in
 from tests.live.server import asgi_server
@@ -196,3 +197,25 @@ def test_a_hidden_notices_tab_asks_nothing_and_catches_up_when_shown(embedded_si
     page.evaluate(VISIBILITY_JS, "visible")
     expect(page.locator("#invitation-notices li")).to_have_count(1, timeout=3_000)
     expect(page.locator("#turn-badge")).to_have_attribute("data-count", "2")  # and the finish
+
+
+def test_a_refusal_in_place_is_left_to_be_read_then_the_lists_catch_up(embedded_site, make_context):
+    """The lists' refresh would take away the line of an offer answered with a refusal (the
+    match cancelled meanwhile): it waits 15 s after the refusal came, then brings the lists."""
+    ann, bea, _ = (factories.user_make(name) for name in ("ann", "bea", "cal"))
+    match = match_challenge_create(
+        created_by=ann, challenges={1: bea}, game="faraway", num_players=2
+    )
+    page = make_context().new_page()
+    log_in(page, embedded_site, "bea")
+    page.goto(f"{embedded_site}/notices/")
+    page.wait_for_function(POLLING_JS)
+    match_cancel(match_id=match.pk, user=ann)
+    page.locator("#invitation-notices .invitation-accept").click()
+    refusal = page.locator("#notice-lists #invitation-error")
+    expect(refusal).to_contain_text("This match was cancelled by its creator.")
+    page.wait_for_timeout(7_000)  # past the 5 s poll, which would have taken the line away
+    expect(refusal).to_be_visible()
+    expect(page.locator("#notices-invitations")).to_contain_text(
+        "No challenge or rematch offer waits for you.", timeout=15_000
+    )
