@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 from games.filters import IN_PLAY
 from games.models import Match, Result
 from games.presentation.holidays import AwayLine, away_lines
-from games.presentation.names import opponent_name, ordinal, seat_names
+from games.presentation.invitations import HELD_FOR_SOMEONE, held_for
+from games.presentation.names import OPEN_SEAT, opponent_name, ordinal, seat_names
 from games.presentation.ratings import change_text
 
 if TYPE_CHECKING:  # the selectors' dataclasses, for the hints only: no query reaches here
@@ -75,6 +76,7 @@ class HistoryLine:
     moves: int
     rounds: int | None
     rating_change: str  # "+14", "-9" once rated, else ""
+    held_seats: int = 0  # seats held for the people invited (no name: a history is public)
 
     @property
     def replayable(self) -> bool:
@@ -94,6 +96,7 @@ def history_lines(rows: Iterable[HistoryRow]) -> list[HistoryLine]:
             moves=row.moves,
             rounds=row.rounds,
             rating_change="" if row.rating_delta is None else change_text(row.rating_delta),
+            held_seats=row.held_seats,
         )
         for row in rows
     ]
@@ -111,12 +114,28 @@ class ListingLine:
     away: list[AwayLine] = field(default_factory=list)  # who is on holiday, while in play
 
 
-def listing_lines(listings: Iterable[MatchListing]) -> list[ListingLine]:
+def _with_held(names: list[str], item: MatchListing, reader_id: int | None) -> list[str]:
+    """A seat held for a person invited reads as held, not open: by name to the match's
+    creator and to the person invited, "held for an invited player" to anyone else."""
+    named = reader_id is not None and (
+        reader_id == item.created_by_id
+        or item.seat is not None
+        or any(user_id == reader_id for user_id, _ in item.held.values())
+    )
+    for index, (_, name) in item.held.items():
+        if index < len(names) and names[index] == OPEN_SEAT:
+            names[index] = held_for(name) if named else HELD_FOR_SOMEONE
+    return names
+
+
+def listing_lines(
+    listings: Iterable[MatchListing], reader_id: int | None = None
+) -> list[ListingLine]:
     return [
         ListingLine(
             match=item.match,
             your_turn=item.your_turn,
-            names=seat_names(item.match.num_players, item.seats),
+            names=_with_held(seat_names(item.match.num_players, item.seats), item, reader_id),
             result=None if item.result is None else result_words(item.result),
             away=away_lines(item.match, item.seats),
         )

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from games.presentation import table_build
 from games.presentation.holidays import HOLIDAYS_REFUSED, away_lines, deadline_waits
+from games.presentation.invitations import HELD_FOR_SOMEONE, held_for
 from games.presentation.leaving import leave_words
 from games.presentation.names import seat_names
 from games.presentation.phrases import lines_with_phrases, phrase_choices
@@ -19,11 +20,17 @@ if TYPE_CHECKING:
 def table_page(data: TableData) -> dict[str, Any]:
     """The context of the table page and its ``#table`` partial."""
     names = seat_names(data.match.num_players, data.seats)
+    seat_list = list(names)
+    for held in data.held:  # a seat held for a person invited is no open seat
+        seat_list[held.index] = held_for(held.username) if data.member else HELD_FOR_SOMEONE
     context: dict[str, Any] = {
         "match": data.match,
         "seat": data.seat,
         "names": names,
+        "seat_list": seat_list,
         "free_seats": data.free_seats,
+        "held_seats": len(data.held),
+        "held_for_me": data.held_for_me,
         "table": None,
         "deadline_at": data.deadline_at,
         "rating_changes": seat_change_lines(data.rating_changes, names),

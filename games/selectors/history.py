@@ -35,11 +35,12 @@ from django.db.models import (
     When,
     prefetch_related_objects,
 )
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games.engines import get_engine, registered
 from games.filters import IN_PLAY, HistoryFilters, opponent_value
-from games.models import Match, RatingChange, Result, Seat
+from games.models import Invitation, Match, RatingChange, Result, Seat
 from games.selectors.access import matches_visible_q
 from games.selectors.facts import MatchFacts, SeatFacts, match_facts, seat_facts
 
@@ -82,11 +83,12 @@ class HistoryRow:
     match: MatchFacts
     seat: int
     opponents: list[SeatFacts]
-    open_seats: int
+    open_seats: int  # free for anyone: neither taken nor held for a person invited
     result: SeatResult
     moves: int  # moves made by seats: the log's entries less the server's deals
     rounds: int | None  # rounds dealt, for games of several rounds
     rating_delta: int | None  # the rating change once the match is rated (docs/ratings.md)
+    held_seats: int = 0  # a forming match's seats held for the people invited
 
 
 def _day_start(day: datetime.date) -> datetime.datetime:
@@ -137,6 +139,23 @@ def _rating_delta() -> Subquery:
     )
 
 
+def _held_seats() -> Coalesce:
+    """How many seats of the listed seat's match live pending invitations hold (0 but while it
+    forms), as a subquery of the page's one query: a held seat is no open seat."""
+    held = (
+        Invitation.objects.filter(
+            match_id=OuterRef("match_id"),
+            match__status=Status.WAITING,
+            status=Invitation.Status.PENDING,
+            expires_at__gt=timezone.now(),
+        )
+        .values("match_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(held, output_field=IntegerField()), 0)
+
+
 def _row(seat: Seat) -> HistoryRow:
     match = seat.match
     seats = list(match.seats.all())
@@ -146,11 +165,12 @@ def _row(seat: Seat) -> HistoryRow:
         match=match_facts(match),
         seat=seat.index,
         opponents=[s for s in seat_facts(seats) if s.index != seat.index],
-        open_seats=match.num_players - len(seats),
+        open_seats=match.num_players - len(seats) - getattr(seat, "held_seats", 0),
         result=seat_result(match=match, seat=seat, seats=seats),
         moves=max(0, match.ply - (match.rounds - 1)),
         rounds=match.rounds if several and dealt else None,
         rating_delta=getattr(seat, "rating_delta", None),
+        held_seats=getattr(seat, "held_seats", 0),
     )
 
 
@@ -171,7 +191,7 @@ def match_history(
         _filtered(_seats_of(user, viewer), filters)
         .select_related("match")
         .defer("match__state", "match__start_events")
-        .annotate(rating_delta=_rating_delta())
+        .annotate(rating_delta=_rating_delta(), held_seats=_held_seats())
         .order_by("-match__created_at", "-match_id")
     )
     page = Paginator(qs, per_page).get_page(filters.page)

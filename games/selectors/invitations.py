@@ -34,6 +34,11 @@ class InvitationItem:
     inviter_id: int
     inviter_name: str
     expires_at: datetime
+    # The finished match a rematch offer replays (its new table is ``match_id``).
+    rematch_of_id: int | None = None
+    # A block stands between the two now: a declined invitation is worded as ended, not as
+    # declined by the person (a block declines what is pending: docs/accounts.md).
+    blocked: bool = False
 
 
 @dataclass(frozen=True)
@@ -56,10 +61,21 @@ def _notice_q(user_id: int) -> Q:
     return awaiting | answered
 
 
+def _blocked() -> Exists:
+    """Whether a block stands between an invitation's two people, either way."""
+    return Exists(
+        Block.objects.filter(
+            Q(blocker_id=OuterRef("user_id"), blocked_id=OuterRef("invited_by_id"))
+            | Q(blocker_id=OuterRef("invited_by_id"), blocked_id=OuterRef("user_id"))
+        )
+    )
+
+
 def invitations_pending(user_id: int) -> list[InvitationItem]:
     """The person's notices of invitations (one query, however many)."""
     rows = (
         Invitation.objects.filter(_notice_q(user_id))
+        .annotate(blocked=_blocked())
         .select_related("match", "user", "invited_by")
         .order_by("expires_at", "pk")
     )
@@ -75,6 +91,7 @@ def match_invitations(match_id: int) -> list[InvitationItem]:
     """A forming match's invitations, newest last (one query)."""
     rows = (
         Invitation.objects.filter(match_id=match_id)
+        .annotate(blocked=_blocked())
         .select_related("match", "user", "invited_by")
         .order_by("created_at", "pk")
     )
@@ -123,7 +140,30 @@ def _item(row: Invitation) -> InvitationItem:
         inviter_id=row.invited_by_id,
         inviter_name=row.invited_by.get_username(),
         expires_at=row.expires_at,
+        rematch_of_id=row.match.rematch_of_id,
+        blocked=bool(getattr(row, "blocked", False)),
     )
+
+
+@dataclass(frozen=True)
+class HeldSeat:
+    """A seat of a forming match held for the person invited to it, until they answer."""
+
+    index: int
+    user_id: int
+    username: str
+
+
+def held_seats(match_id: int) -> list[HeldSeat]:
+    """The seats live pending invitations hold at a forming match, by index (one query)."""
+    rows = (
+        Invitation.objects.filter(
+            match_id=match_id, status=Status.PENDING, expires_at__gt=timezone.now()
+        )
+        .order_by("seat_index")
+        .values_list("seat_index", "user_id", "user__username")
+    )
+    return [HeldSeat(index, user, name) for index, user, name in rows]
 
 
 def challenge_candidates(user_id: int) -> list[str]:

@@ -7,22 +7,28 @@ that never load a snapshot.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.paginator import Page, Paginator
 from django.db.models import (
     Case,
+    Count,
     Exists,
+    F,
     IntegerField,
     OuterRef,
     Prefetch,
     Q,
     QuerySet,
+    Subquery,
     Value,
     When,
 )
+from django.db.models.functions import Coalesce
+from django.utils import timezone
 
-from games.models import Match, Seat
+from games.models import Invitation, Match, Seat
 from games.selectors.facts import MatchFacts, SeatFacts, match_facts, seat_facts
 from games.selectors.history import SeatResult, seat_result
 
@@ -37,6 +43,10 @@ class MatchListing:
     your_turn: bool
     seats: list[SeatFacts]
     result: SeatResult | None = None
+    # A forming match's seats held for the people invited: seat index to the invited
+    # person's id and name (docs/invitations.md), shown as held, never as open.
+    held: dict[int, tuple[int, str]] = dataclass_field(default_factory=dict)
+    created_by_id: int | None = None
 
 
 def _listing(m: Match, seat: Seat | None = None, your_turn: bool = False) -> MatchListing:
@@ -45,21 +55,47 @@ def _listing(m: Match, seat: Seat | None = None, your_turn: bool = False) -> Mat
     if m.status == Match.Status.FINISHED:
         result = seat_result(match=m, seat=seat, seats=seats)
     index = None if seat is None else seat.index
-    return MatchListing(match_facts(m), index, your_turn, seat_facts(seats), result)
+    held = {i.seat_index: (i.user_id, i.user.get_username()) for i in getattr(m, "held", [])}
+    return MatchListing(
+        match_facts(m), index, your_turn, seat_facts(seats), result, held, m.created_by_id
+    )
+
+
+def _live_held() -> QuerySet[Invitation]:
+    return Invitation.objects.filter(
+        status=Invitation.Status.PENDING,
+        expires_at__gt=timezone.now(),
+        match__status=Match.Status.WAITING,
+    )
 
 
 def _listed(qs: QuerySet[Match]) -> QuerySet[Match]:
     # The holidays ride along with the users (the lists' "on holiday" notes): no query more.
     people = Seat.objects.select_related("user", "user__holiday").order_by("index")
     seats = Prefetch("seats", queryset=people)
-    return qs.defer("state", "start_events").select_related("created_by").prefetch_related(seats)
+    # The seats held for the people invited (one query more, for the whole list).
+    held = Prefetch("invitations", queryset=_live_held().select_related("user"), to_attr="held")
+    return (
+        qs.defer("state", "start_events").select_related("created_by").prefetch_related(seats, held)
+    )
 
 
 def lobby_open_matches(*, user: AbstractBaseUser) -> list[MatchListing]:
     """Public waiting matches with a free seat that ``user`` does not sit at, oldest first
-    (a private match is joined through its invite link only)."""
+    (a private match is joined through its invite link only). A seat held for a person
+    invited is not free: a match whose free seats are all held is left out, but to the person
+    one is held for (Join takes it, as an accept)."""
+    taken = Seat.objects.filter(match=OuterRef("pk")).values("match").annotate(n=Count("pk"))
+    held = _live_held().filter(match=OuterRef("pk")).values("match").annotate(n=Count("pk"))
     qs = _listed(
-        Match.objects.filter(public=True, status=Match.Status.WAITING).exclude(seats__user=user)
+        Match.objects.filter(public=True, status=Match.Status.WAITING)
+        .exclude(seats__user=user)
+        .annotate(
+            taken=Coalesce(Subquery(taken.values("n")), 0),
+            held_count=Coalesce(Subquery(held.values("n")), 0),
+            mine=Exists(_live_held().filter(match=OuterRef("pk"), user=user)),
+        )
+        .filter(Q(taken__lt=F("num_players") - F("held_count")) | Q(mine=True))
     ).order_by("created_at")
     return [_listing(m) for m in qs]
 

@@ -17,6 +17,7 @@ from games.engines.results import Standing
 from games.logs import EVENT_LOG_LENGTH, LogEntry
 from games.models import Match, Move, Seat
 from games.selectors.facts import MatchFacts, SeatFacts, match_facts, seat_facts
+from games.selectors.invitations import HeldSeat, held_seats
 from games.selectors.leaving import LeaveOptions, leave_options
 from games.selectors.phrases import SaidPhrase, phrases_visible
 from games.selectors.ratings import SeatChange, match_rating_changes
@@ -84,10 +85,16 @@ class TableData:
     # The table phrases the asker may see among the log's entries (docs/phrases.md); none in
     # a move's answer (``log_append``), whose poll then fetches the table once in full.
     phrases: list[SaidPhrase] = field(default_factory=list)
+    # A forming match's seats held for the people invited (docs/invitations.md), and whether
+    # the asker is one of its members (creator, seated, invited), who may see who is invited.
+    held: list[HeldSeat] = field(default_factory=list)
+    member: bool = False
+    held_for_me: bool = False
 
     @property
     def free_seats(self) -> int:
-        return self.match.num_players - len(self.seats)
+        """The seats anyone may take: neither taken nor held for a person invited."""
+        return self.match.num_players - len(self.seats) - len(self.held)
 
 
 def match_table(
@@ -134,7 +141,15 @@ def match_table(
         else:
             events = engine.redact(appended.events, index)
             log = [LogEntry(seat=appended.seat, events=events, auto=appended.auto)]
+    asker = seat.user_id if seat is not None else viewer_id
+    # One query, and only while the match is forming.
+    held = held_seats(match.pk) if match.status == Match.Status.WAITING else []
+    held_for_me = asker is not None and any(h.user_id == asker for h in held)
+    member = held_for_me or seat is not None or (asker is not None and asker == match.created_by_id)
     return TableData(
+        held=held,
+        member=member,
+        held_for_me=held_for_me,
         match=match_facts(match, creator=creator),
         seat=None if index is None else next(s for s in facts if s.index == index),
         seats=facts,

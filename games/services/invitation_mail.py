@@ -55,8 +55,10 @@ def _mail(invitation: Invitation, address: str) -> EmailMultiAlternatives:
     match = invitation.match
     title = f"{match.get_game_display()} #{match.pk}"
     inviter = invitation.invited_by.get_username()
-    rematch = invitation.kind == Invitation.Kind.REMATCH
-    subject = f"{inviter} offers a rematch: {title}" if rematch else f"{inviter} challenges you"
+    rematch = invitation.kind == Invitation.Kind.REMATCH and match.rematch_of_id is not None
+    # A rematch offer names the match played, not the new table (issue 33).
+    played = f"{match.get_game_display()} #{match.rematch_of_id}" if rematch else ""
+    subject = f"{inviter} offers a rematch of {played}" if rematch else f"{inviter} challenges you"
     unsubscribe = unsubscribe_url(invitation.user_id, INVITATION)
     zone = zone_of(invitation.user_id)
     site = settings.PARLOUR_SITE_URL
@@ -66,6 +68,8 @@ def _mail(invitation: Invitation, address: str) -> EmailMultiAlternatives:
         "inviter": inviter,
         "rematch": rematch,
         "title": title,
+        "played": played,
+        "new_table": match.pk,
         "seat": invitation.seat_index + 1,
         "seats": match.num_players,
         "expires_at": invitation.expires_at,

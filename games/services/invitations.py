@@ -43,6 +43,9 @@ REFUSED_BY_STATUS = {
 }
 
 
+WITHDRAWN = "This invitation can no longer be accepted."
+
+
 @dataclass(frozen=True)
 class Answered:
     """What an answer did: the match, and whether it began with this answer."""
@@ -142,7 +145,8 @@ def invitation_decline(*, invitation_id: int, user: AbstractBaseUser) -> Answere
         invitation.answered_at = timezone.now()
         invitation.save(update_fields=["status", "answered_at"])
         match_bump(match=match)
-        live.badges_changed([user.pk])
+        # The inviter's notices list it now (declined: the seat to fill), so theirs recounts too.
+        live.badges_changed([user.pk, invitation.invited_by_id])
     return Answered(match_id=match.pk, started=False)
 
 
@@ -153,12 +157,13 @@ def invitations_expire() -> int:
     now = timezone.now()
     with transaction.atomic():
         lapsed = Invitation.objects.filter(status=Status.PENDING, expires_at__lte=now)
-        pairs = set(lapsed.values_list("match_id", "user_id"))
-        if not pairs:
+        rows = set(lapsed.values_list("match_id", "user_id", "invited_by_id"))
+        if not rows:
             return 0
         marked = lapsed.update(status=Status.EXPIRED, answered_at=now)
-        _bump_many({m for m, _ in pairs})
-        live.badges_changed(u for _, u in pairs)
+        _bump_many({m for m, _, _ in rows})
+        # Both recount: the invited lose it, the inviter's notices gain it (the seat to fill).
+        live.badges_changed({u for _, u, _ in rows} | {by for _, _, by in rows})
     return marked
 
 
@@ -184,10 +189,12 @@ def invitations_end(*, match_id: int) -> int:
     How many were ended."""
     pending = Invitation.objects.filter(match_id=match_id, status=Status.PENDING)
     invited = list(pending.values_list("user_id", flat=True))
-    if not invited:
-        return 0
-    ended = pending.update(status=Status.EXPIRED, answered_at=timezone.now())
-    live.badges_changed(invited)
+    # The inviters' notices of this match's declined or lapsed seats leave with it too.
+    inviters = set(
+        Invitation.objects.filter(match_id=match_id).values_list("invited_by_id", flat=True)
+    )
+    ended = pending.update(status=Status.EXPIRED, answered_at=timezone.now()) if invited else 0
+    live.badges_changed([*invited, *inviters])
     return ended
 
 
@@ -326,6 +333,11 @@ def _locked(invitation_id: int, user: AbstractBaseUser) -> Invitation:
 def _answer_refusal(invitation: Invitation, match: Match) -> str | None:
     if match.status == Match.Status.CANCELLED:  # its invitations ended with it
         return "This match was cancelled by its creator."
+    if invitation.status == Status.DECLINED and blocked_between(
+        invitation.user_id, invitation.invited_by_id
+    ):
+        # Declined by a block, maybe the inviter's: not "declined", nor a word of the block.
+        return WITHDRAWN
     if invitation.status != Status.PENDING:
         return REFUSED_BY_STATUS[invitation.status]
     if match.status != Match.Status.WAITING:

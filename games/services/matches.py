@@ -154,7 +154,8 @@ def match_join(*, match: Match, user: AbstractBaseUser) -> Seat:
             raise JoinRejected("That seat was just taken; try again.", status=409) from exc
         if mine:
             invitation_mark_accepted(match_id=locked.pk, user_id=user.pk)
-        match_bump(match=locked)
+        # Taking a held seat accepts its invitation: it leaves the person's notices and badge.
+        match_bump(match=locked, recount=[user.pk] if mine else ())
         if len(taken) + 1 == locked.num_players:
             match_start(match=locked)
     refresh(match, locked)

@@ -37,7 +37,14 @@ def invitations_context(match: Match, seats: list[Seat], reader_id: int) -> dict
     finished one's "Play again" for its seated people (one query either way, none otherwise)."""
     if match.status == Match.Status.WAITING:
         items = match_invitations(match.pk)
-        lines = invitation_lines(items, reader_id)
+        # Who is invited is the match's members' business (its creator, its seats, the people
+        # invited): anyone else watching a public forming match reads "An invited player".
+        member = (
+            match.created_by_id == reader_id
+            or any(s.user_id == reader_id for s in seats)
+            or any(i.user_id == reader_id for i in items)
+        )
+        lines = invitation_lines(items, reader_id, named=member)
         context: dict[str, Any] = {
             "invitations": lines,
             "invitations_inviter": match.created_by_id == reader_id,

@@ -38,7 +38,9 @@ from games.views.common import visible_match
 def home(request: HttpRequest) -> HttpResponse:
     context: dict[str, Any] = {}
     if request.user.is_authenticated:
-        context["my_matches"] = listing_lines(user_matches(user=request.user, limit=5))
+        context["my_matches"] = listing_lines(
+            user_matches(user=request.user, limit=5), request.user.pk
+        )
     return render(request, "home.html", context)
 
 
@@ -46,13 +48,15 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
     mine = user_matches_page(user=request.user, page=page_number(request.GET.get("page")))
-    mine.object_list = listing_lines(mine.object_list)
+    mine.object_list = listing_lines(mine.object_list, request.user.pk)
     return render(
         request,
         "games/lobby.html",
         {
-            "open_matches": listing_lines(lobby_open_matches(user=request.user)),
-            "watchable_matches": listing_lines(lobby_watchable_matches(user=request.user)),
+            "open_matches": listing_lines(lobby_open_matches(user=request.user), request.user.pk),
+            "watchable_matches": listing_lines(
+                lobby_watchable_matches(user=request.user), request.user.pk
+            ),
             "my_matches": mine,
         },
     )
@@ -137,7 +141,8 @@ def match_invite(request: HttpRequest, token: str) -> HttpResponse:
     seats = match_seats(match_id=match.pk)
     if seat_of(seats, request.user) is not None:
         return redirect("match_detail", pk=match.pk)
-    context = table_page(match_table(match=match, seat=None, seats=seats, creator=True))
+    data = match_table(match=match, seat=None, seats=seats, creator=True, viewer_id=request.user.pk)
+    context = table_page(data)
     # Only a link that answers: the table is offered to those who may see it.
     context["may_watch"] = match_visible(match=match, seats=seats, user=request.user)
     return render(request, "games/match_invite.html", context)

@@ -20,7 +20,9 @@ def notices(request: HttpRequest) -> HttpResponse:
     wanted = wanted_sources(request.user.pk)
     sections = [{"source": source, "items": source.items(request.user.pk)} for source in wanted]
     off = [source for source in NOTICE_SOURCES if source not in wanted]
-    return render(request, "games/notices.html", {"sections": sections, "off": off})
+    # htmx asks for the lists alone: the page refreshing itself (static/js/live.js).
+    template = "games/notices.html#lists" if request.htmx else "games/notices.html"
+    return render(request, template, {"sections": sections, "off": off})
 
 
 @require_GET

@@ -4,12 +4,17 @@
 // partial exactly as a poll does (its hx-get answers 204 when the page is current), and a "badge"
 // event refreshes the nav badge when its count changed. While the stream is down (no Redis, a
 // proxy that drops it, a server restarting) the page polls as before: the table every 2 s, the
-// badge every 30 s and after each table swapped in. A hidden tab does neither: it closes its stream and stops its timers, and on
+// badge every 30 s (5 s on a site without streams) and after each table swapped in; the notices
+// page's lists follow the badge. A hidden tab does neither: it closes its stream and stops its timers, and on
 // becoming visible it reconnects (the stream sends the current state at once) or polls at once.
 (function () {
   "use strict";
   var TABLE_EVERY = 2000;
-  var BADGE_EVERY = 30000;
+  // The badge's poll: every 5 s on a site without streams (the embedded default, `make run`:
+  // body without data-live), so a challenge or an offer shows within 5 s on any page; every 30 s
+  // while a site's stream is down (an outage: every page of every person polls, and a table's
+  // badge follows each table swapped in anyway). docs/live.md, "The notices page".
+  var BADGE_EVERY = document.body && document.body.dataset.live ? 30000 : 5000;
   // A stream refused (503 while Redis is down, 204 where a server has none): poll, and try
   // again after 10 s, then twice as long each time it is refused again, up to 5 minutes.
   var REOPEN_FIRST = 10000;
@@ -53,13 +58,65 @@
   document.addEventListener("htmx:afterSettle", function (event) {
     if (badgeWanted && event.target && event.target.id === "turn-badge") badgeFetch();
   });
+  // The notices page's lists (#notice-lists) follow the badge: fetched on every badge event (its
+  // count may stay while an offer ends and another comes) and with every badge poll; swapped in
+  // only when they changed (below). Not while an answer is under way, nor for REFUSAL_READ after
+  // a refusal came in place of an offer's buttons (the person is reading it; the refresh would
+  // take the offer's line away with it): asked once that time is over.
+  var REFUSAL_READ = 15000;
+  var noticesHeldUntil = 0;
+  var noticesLater = null;
+  function noticesFetch() {
+    var found = document.getElementById("notice-lists");
+    if (!found || !window.htmx) return;
+    var wait = noticesHeldUntil - Date.now();
+    if (wait > 0) {
+      if (!noticesLater) noticesLater = window.setTimeout(function () {
+        noticesLater = null;
+        if (visible()) noticesFetch();
+      }, wait);
+      return;
+    }
+    if (found.querySelector(".htmx-request")) return;
+    window.htmx.trigger(found, "parlour-notices");
+  }
+  document.addEventListener("htmx:afterSettle", function () {
+    var lists = document.getElementById("notice-lists");
+    var refusal = lists && lists.querySelector("#invitation-refused:not([data-read-from])");
+    if (!refusal) return;
+    refusal.setAttribute("data-read-from", String(Date.now()));
+    noticesHeldUntil = Date.now() + REFUSAL_READ;
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail && event.detail.target;
+    if (!target || target.id !== "notice-lists" || !event.detail.serverResponse) return;
+    var fresh = document.createElement("div");
+    fresh.innerHTML = event.detail.serverResponse;
+    var next = fresh.querySelector("#notice-lists");
+    if (next && sameLists(next, target)) event.detail.shouldSwap = false;
+  });
+  // The same lists but for the forms' CSRF tokens (masked anew at every render).
+  function sameLists(a, b) {
+    function text(element) {
+      var copy = element.cloneNode(true);
+      copy.querySelectorAll("input[name=csrfmiddlewaretoken]").forEach(function (input) {
+        input.remove();
+      });
+      return copy.innerHTML.replace(/\s+/g, " ").trim();
+    }
+    return text(a) === text(b);
+  }
+  function badgeTick() {
+    badgeFetch();
+    noticesFetch();
+  }
   function visible() {
     return document.visibilityState !== "hidden";
   }
 
   function pollStart() {
     if (!tableTimer) tableTimer = window.setInterval(tableFetch, TABLE_EVERY);
-    if (!badgeTimer) badgeTimer = window.setInterval(badgeFetch, BADGE_EVERY);
+    if (!badgeTimer) badgeTimer = window.setInterval(badgeTick, BADGE_EVERY);
   }
   function pollStop() {
     window.clearInterval(tableTimer);
@@ -87,6 +144,7 @@
     var data = JSON.parse(event.data);
     var found = badge();
     if (found && Number(found.dataset.count) !== data.count) badgeFetch();
+    noticesFetch();
     if (window.parlourAppBadge) window.parlourAppBadge(data.turns);
   }
 
@@ -126,7 +184,7 @@
     if (!open()) {
       // No stream on this page (live changes off, or signed out): poll, once at once.
       tableFetch();
-      badgeFetch();
+      badgeTick();
       pollStart();
     }
   }

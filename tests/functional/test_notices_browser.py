@@ -61,7 +61,13 @@ def test_the_notices_page_opens_a_waiting_match_and_forgets_a_seen_finish(
     offers = page.locator("#invitation-notices li")
     expect(offers).to_have_count(2)
     expect(offers.filter(has_text="cal challenges you to")).to_have_count(1)
-    expect(offers.filter(has_text="bea offers a rematch of")).to_have_count(1)
+    rematch_line = offers.filter(
+        has_text=f"bea offers a rematch of The Faraway Tree #{finished.pk}"
+    )
+    expect(rematch_line).to_have_count(1)  # the match played, linked (issue 33)
+    expect(rematch_line.locator(".rematch-of-link")).to_have_attribute(
+        "href", f"/matches/{finished.pk}/"
+    )
     expect(page.locator("#invitation-notices .invitation-accept")).to_have_count(2)
     expect(page.locator("#invitation-notices .invitation-decline")).to_have_count(2)
     turns = page.locator("#notices-turns li")

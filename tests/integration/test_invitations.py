@@ -510,9 +510,12 @@ def test_a_rematch_offer_mails_the_invited(people, mailoutbox, django_capture_on
     mailoutbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
         rematch_offer(match_id=old.pk, user=ann)
+    # The match played, by its number, not the new table's (issue 33); the new table after.
     assert [m.subject for m in mailoutbox] == [
-        f"ann offers a rematch: The Faraway Tree #{old.pk + 1}"
+        f"ann offers a rematch of The Faraway Tree #{old.pk}"
     ]
+    assert f"offers to play The Faraway Tree #{old.pk} again" in mailoutbox[0].body
+    assert f"at a new table (#{old.pk + 1})" in mailoutbox[0].body
 
 
 def test_the_invited_person_taking_a_seat_at_a_private_table_accepts(people):
