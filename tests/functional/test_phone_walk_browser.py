@@ -154,9 +154,14 @@ def _pick(game: str, table: TablePage, rng: random.Random, draws: int) -> dict[s
 
 
 def _tap(page: Page, control: dict[str, Any]) -> None:
-    page.mouse.click(
-        (control["left"] + control["right"]) / 2, (control["top"] + control["bottom"]) / 2
+    """A click at the centre of the button's box, where nothing else may lie on top of it."""
+    x, y = (control["left"] + control["right"]) / 2, (control["top"] + control["bottom"]) / 2
+    hit = page.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y)?.closest('button')?.dataset.move || null",
+        [x, y],
     )
+    assert hit == control["move_json"], f"{control['what']} is covered at its centre by {hit}"
+    page.mouse.click(x, y)
 
 
 @pytest.mark.parametrize("game", ["faraway", "gulliver"])
@@ -171,14 +176,16 @@ def test_a_phone_plays_a_whole_match_against_a_bot_by_tapping_the_first_screen(
 
     header = nav_height(page)
     assert header <= MAX_NAV_PX, f"the header takes {header:.0f} of 844 px on a phone"
+    # The notices badge stays in sight in the compact header (the other links may scroll).
+    badge = page.locator("#turn-badge").bounding_box()
+    assert badge and badge["x"] >= 0 and badge["x"] + badge["width"] <= PHONE["width"], badge
     table = TablePage(page, "pip")
     rng = random.Random(7)
     draws = 0
-    turns = moves = 0
+    moves = 0
     kinds: set[str] = set()
     while _wait_for_turn_or_end(page) != "finished":
         assert moves < MAX_MOVES, "the match does not end"
-        turns += 1
         controls = page.evaluate(CONTROLS_JS)
         where = f"{game}, move {moves + 1}, scrolled to {page.evaluate('window.scrollY')}"
         small = small_targets(controls)
