@@ -33,4 +33,29 @@
       document.getElementById("turn-line");
     if (target) target.focus({ preventScroll: true });
   });
+  // After the person's own move lands, the table's turn line (and the moves under it) come
+  // back into view when the new table left them above or below the window: a move made low
+  // on the page must not leave the next one out of sight (issue 33). Smooth unless the person
+  // asked for reduced motion. A phrase said, or a poll, leaves the page where it is.
+  var landed = false;
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var config = event.detail.requestConfig;
+    var target = event.detail.target;
+    landed = false;
+    if (!target || target.id !== "table" || !config || config.verb !== "post") return;
+    if (!/\/move\/$/.test(String(config.path).split("?")[0])) return;
+    if (!event.detail.xhr || event.detail.xhr.status !== 200) return;
+    landed = true;
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!landed) return;
+    landed = false;
+    var table = document.getElementById("table");
+    var line = document.getElementById("turn-line");
+    if (!table || !line) return;
+    var box = line.getBoundingClientRect();
+    if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+    var still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    table.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
+  });
 })();
