@@ -1,0 +1,42 @@
+// Every card and pile on the table answers a click (docs/features.md, "The table answers every
+// click"): one that offers no move now carries the reason in its data-why (the engine's own
+// refusal, worded on the server from the seat's hand and public facts), shown in the request
+// notice at the viewport's foot; the pack, when a draw from it is on offer, presses that move's
+// button (data-click-move holds the move as the button's data-move spells it). Keyboard users
+// reach both (tabindex="0", role="button"): Enter or Space does what a click does.
+(function () {
+  "use strict";
+  function say(text) {
+    var el = document.getElementById("request-error");
+    if (!el) return;
+    el.textContent = text;
+    el.hidden = false;
+  }
+  function act(target) {
+    var still = target.closest("[data-why]");
+    if (still) {
+      say(still.dataset.why);
+      return true;
+    }
+    var pile = target.closest("[data-click-move]");
+    if (!pile) return false;
+    var buttons = document.querySelectorAll("#table button.move[data-move]");
+    for (var i = 0; i < buttons.length; i++) {
+      if (buttons[i].dataset.move === pile.dataset.clickMove) {
+        buttons[i].click();
+        return true;
+      }
+    }
+    return false;
+  }
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("button, a, input, select, textarea, label")) return;
+    act(event.target);
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    var el = event.target;
+    if (!el.matches || !el.matches("[data-why], [data-click-move]")) return;
+    if (act(el)) event.preventDefault();
+  });
+})();
