@@ -30,6 +30,9 @@
 
   function send(button) {
     disarm(false);
+    // Focus goes back to the move first, so the table keeps a keyboard player's place after
+    // the answer is swapped in (static/js/table.js).
+    button.focus({ preventScroll: true });
     button.dataset.confirmed = "1";
     button.click();
   }

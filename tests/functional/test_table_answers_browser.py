@@ -134,10 +134,17 @@ def test_confirm_moves_holds_a_move_until_it_is_confirmed(live_server, make_cont
     draw.click()
     page.keyboard.press("Escape")
     expect(confirm).to_have_count(0)
-    draw.click()
-    page.get_by_role("button", name="Confirm").click()
+    # From the keyboard: Confirm has the focus, Enter makes the move, and the focus stays in
+    # the table (on the first move now offered) for the next one.
+    draw.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#move-confirm-yes")).to_be_focused()
+    page.keyboard.press("Enter")
     table.wait_for_version(version + 1)
     assert _moves_made(match) == version + 1
+    page.wait_for_function(
+        "() => document.querySelector('#table').contains(document.activeElement)"
+    )
 
     # A second press of the same move makes it as well.
     move = page.locator("#table button.move[data-move]").first
