@@ -16,7 +16,7 @@ from games.models import Match
 from games.services import move_submit
 from tests import factories
 from tests.functional.pages import TablePage, log_in
-from tests.functional.test_screenshots import PHONE
+from tests.functional.test_screenshots import PHONE, play_to_position
 from tests.functional.test_table_browser import _awaiting
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -229,3 +229,27 @@ def _to_the_last_move(match: Match) -> dict:
         if engine.awaiting(engine.apply(state, seat.index, move)) != [seat.index]:
             return move
         move_submit(match=match, seat=seat, move=move, expected_version=match.version)
+
+
+def _about_to_win(view: dict) -> bool:
+    return view["awaiting"] == [0] and {"type": "play", "card": "9"} in view["legal_moves"]
+
+
+def test_a_move_that_ends_the_match_stays_to_show_the_end(live_server, make_context):
+    """With "at once" on, the winning move does not take the person away: they see the end
+    (and "Play again"); the next table's link is there for when they want it."""
+    match = play_to_position("faraway", ["ann", "bea"], _about_to_win)
+    ann = match.seats.get(index=0).user
+    bea = match.seats.get(index=1).user
+    waiting = _awaiting(factories.match_make(game="faraway", players=[ann, bea], seed=7), ann)
+    play_settings_save(user_id=ann.pk, confirm_moves="off", next_table_at_once=True)
+    page = make_context().new_page()
+    log_in(page, live_server.url, "ann")
+    table = _open(page, live_server.url, match)
+    table.play({"type": "play", "card": "9"})
+    expect(page.locator("#outcome")).to_contain_text("ann won")
+    link = page.locator("#next-table-link")
+    expect(link).to_have_text("Next table waiting (1)", timeout=AT_ONCE_MS)
+    page.wait_for_timeout(1_500)
+    assert page.url.endswith(f"/matches/{match.pk}/"), "the winning move took her away"
+    assert link.get_attribute("href") == f"/matches/{waiting.pk}/"
