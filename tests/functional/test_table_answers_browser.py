@@ -16,7 +16,7 @@ from games.models import Match
 from games.services import move_submit
 from tests import factories
 from tests.functional.pages import TablePage, log_in
-from tests.functional.test_screenshots import PHONE, play_to_position
+from tests.functional.test_screenshots import PHONE, play_to_position, screenshot_path
 from tests.functional.test_table_browser import _awaiting
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -184,7 +184,9 @@ def _end_the_turn(table: TablePage) -> None:
         table.play(table.snapshot().moves[0])
 
 
-def test_after_the_move_the_next_table_waiting_shows_and_goes_there(live_server, make_context):
+def test_after_the_move_the_next_table_waiting_shows_and_goes_there(
+    live_server, make_context, tmp_path
+):
     ann, bea = factories.user_make("ann"), factories.user_make("bea")
     here, older = _two_more_waiting(ann, bea)
     page = make_context().new_page()
@@ -196,6 +198,7 @@ def test_after_the_move_the_next_table_waiting_shows_and_goes_there(live_server,
     expect(link).to_be_visible(timeout=AT_ONCE_MS)
     expect(link).to_have_text("Next table waiting (2)")
     assert page.url.endswith(f"/matches/{here.pk}/")  # the setting is off: she stays
+    page.screenshot(path=str(screenshot_path("next-table", tmp_path)), animations="disabled")
     link.click()
     page.wait_for_url(f"{live_server.url}/matches/{older[0].pk}/")
     expect(page.locator("#turn-line")).to_contain_text("Your turn")
