@@ -1,9 +1,10 @@
 // Every card and pile on the table answers a click (docs/features.md, "The table answers every
 // click"): one that offers no move now carries the reason in its data-why (the engine's own
 // refusal, worded on the server from the seat's hand and public facts), shown in the request
-// notice at the viewport's foot; the pack, when a draw from it is on offer, presses that move's
-// button (data-click-move holds the move as the button's data-move spells it). Keyboard users
-// reach both (tabindex="0", role="button"): Enter or Space does what a click does.
+// notice at the viewport's foot; a card with one move makes it; the pack, when a draw from it is
+// on offer, presses that move's button (data-click-move holds the move as the button's
+// data-move spells it). Keyboard users reach the still cards and the pack (tabindex="0",
+// role="button"): Enter or Space does what a click does.
 (function () {
   "use strict";
   function say(text) {
@@ -17,6 +18,15 @@
     if (still) {
       say(still.dataset.why);
       return true;
+    }
+    // A card with moves hung on it: a click on the card itself makes its one move (through
+    // "confirm moves" like any press of the button), or with several brings the first to hand.
+    var slot = target.closest("#table .slot");
+    if (slot) {
+      var own = slot.querySelectorAll("button.move");
+      if (own.length === 1) own[0].click();
+      else if (own.length > 1) own[0].focus();
+      return own.length > 0;
     }
     var pile = target.closest("[data-click-move]");
     if (!pile) return false;

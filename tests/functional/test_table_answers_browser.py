@@ -69,6 +69,15 @@ def test_an_unplayable_faraway_card_and_the_pack_say_why_and_the_pack_draws(
     expect(_notice(page)).to_have_text("You have already drawn this turn.")
     assert table.snapshot().version == version + 1
 
+    # A card with one move hung on it makes that move when the card itself is clicked.
+    single = page.evaluate(
+        "() => [...document.querySelectorAll('#hand .slot')]"
+        ".findIndex(s => s.querySelectorAll('button.move').length === 1)"
+    )
+    assert single >= 0, "no card of the hand offers exactly one move here"
+    page.locator("#hand .slot").nth(single).locator("[data-card]").click()
+    table.wait_for_version(version + 2)
+
     # Not her turn: every card and pile says whose turn it is.
     while "Your turn" in table.snapshot().turn:
         table.play(table.snapshot().moves[0])
