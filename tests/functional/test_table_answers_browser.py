@@ -164,7 +164,7 @@ def test_confirm_moves_holds_a_move_until_it_is_confirmed(live_server, make_cont
     expect(confirm).to_have_count(0)
 
 
-def test_confirm_moves_auto_asks_on_a_touch_screen_only(live_server, make_context):
+def test_confirm_moves_auto_asks_on_a_touch_screen_only(live_server, make_context, tmp_path):
     ann, bea = factories.user_make("ann"), factories.user_make("bea")
     match = _awaiting(factories.match_make(game="faraway", players=[ann, bea], seed=5), ann)
     page = make_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
@@ -174,6 +174,9 @@ def test_confirm_moves_auto_asks_on_a_touch_screen_only(live_server, make_contex
     page.locator('#table button.move[data-move*="pack"]').first.tap()
     expect(page.locator("#move-confirm")).to_be_visible()
     assert _moves_made(match) == version
+    page.screenshot(
+        path=str(screenshot_path("move-confirm-phone", tmp_path)), animations="disabled"
+    )
     page.locator("#move-confirm-yes").tap()
     table.wait_for_version(version + 1)
 
