@@ -11,7 +11,7 @@ from django.utils import timezone
 from timezone_field import TimeZoneFormField
 
 from accounts.errors import AccountRefused
-from accounts.models import ChallengeSetting, NotificationSettings, TimeZoneSetting
+from accounts.models import ChallengeSetting, NotificationSettings, PlaySettings, TimeZoneSetting
 from accounts.selectors.email_confirmation import address_confirmed_elsewhere
 from accounts.selectors.names import held_for, name_unavailable, next_change_at
 from accounts.selectors.time_zone import DEFAULT_ZONE
@@ -280,4 +280,25 @@ class ChallengeSettingForm(forms.Form):
             "required": "Choose who may challenge you.",
             "invalid_choice": "Choose one of the offered answers.",
         },
+    )
+
+
+class PlaySettingsForm(forms.Form):
+    """The account page's "Play" settings: when a move asks to be confirmed, and whether a move
+    takes the person to the next table waiting for them."""
+
+    confirm_moves = forms.ChoiceField(
+        label=PlaySettings._meta.get_field("confirm_moves").verbose_name,
+        help_text=PlaySettings._meta.get_field("confirm_moves").help_text,
+        choices=PlaySettings.Confirm.choices,
+        widget=forms.RadioSelect,
+        error_messages={
+            "required": "Choose when moves are confirmed.",
+            "invalid_choice": "Choose when moves are confirmed from the offered answers.",
+        },
+    )
+    next_table_at_once = forms.BooleanField(
+        label=PlaySettings._meta.get_field("next_table_at_once").verbose_name,
+        help_text=PlaySettings._meta.get_field("next_table_at_once").help_text,
+        required=False,
     )

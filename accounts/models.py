@@ -1,6 +1,7 @@
 """The person's rows: what they want to be told (``NotificationSettings``, created on demand: no
 row means both kinds on), their push devices, time zone, holiday, pending e-mail address, name
-changes, closure, data exports, follows, blocks and who may challenge them.
+changes, closure, data exports, follows, blocks, who may challenge them and how the table
+behaves for them (``PlaySettings``).
 
 What they have been told about each match (``MatchNotice``) is the games' (``games.models``).
 """
@@ -266,3 +267,32 @@ class ChallengeSetting(models.Model):
 
     def __str__(self) -> str:
         return f"user {self.user_id} takes challenges from: {self.who}"
+
+
+class PlaySettings(models.Model):
+    """How the table behaves for the person (docs/accounts.md, "Play settings"); a missing row
+    means the defaults: moves confirmed on a touch screen only, no jump to the next table."""
+
+    class Confirm(models.TextChoices):
+        AUTO = "auto", "On a touch screen only"
+        ON = "on", "Always"
+        OFF = "off", "Never"
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="play_settings"
+    )
+    confirm_moves = models.CharField(
+        "Confirm each move",
+        max_length=4,
+        choices=Confirm.choices,
+        default=Confirm.AUTO,
+        help_text="A first tap picks the move and asks; a second tap (or Confirm) makes it.",
+    )
+    next_table_at_once = models.BooleanField(
+        "Go to the next table waiting for me as soon as my move lands",
+        default=False,
+        help_text="Otherwise a “Next table waiting” link shows; never when the match just ended.",
+    )
+
+    def __str__(self) -> str:
+        return f"user {self.user_id} plays: confirm {self.confirm_moves}"

@@ -23,6 +23,7 @@ urlpatterns = [
     path("matches/", matches.lobby, name="lobby"),
     path("history/", history.history, name="history"),
     path("notices/", notices.notices, name="notices"),
+    path("notices/next/", notices.next_table_link, name="next_table"),
     path("matches/new/", matches.match_new, name="match_new"),
     path("matches/join/<str:token>/", matches.match_invite, name="match_invite"),
     path("matches/<match_id:pk>/", table.match_detail, name="match_detail"),

@@ -121,6 +121,7 @@ def normalise_table_html(page: str) -> str:
     page = re.sub(r"/matches/\d+/", "/matches/N/", page)
     page = re.sub(r"/live/\?match=\d+", "/live/?match=N", page)
     page = re.sub(r"#\d+", "#N", page)
+    page = re.sub(r"\?after=\d+", "?after=N", page)  # the next table's link (next_table.js)
     page = re.sub(r'(id="commitment-(?:short|full)">)[0-9a-f]+', r"\1C", page)
     return page
 

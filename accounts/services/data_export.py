@@ -37,6 +37,7 @@ from accounts.models import (
 )
 from accounts.selectors import notify
 from accounts.selectors.data_export import EXPORT_DAYS, latest_export, next_export_at
+from accounts.selectors.play_settings import play_choices
 from accounts.selectors.relations import challenge_setting
 from accounts.services.export_files import export_file_name, export_files_delete, export_path
 from accounts.signals import export_sections
@@ -103,6 +104,14 @@ def _settings(user_id: int) -> dict[str, Any]:
         "mute_phrases",
     ]
     return {name: getattr(chosen, name) for name in fields}
+
+
+def _play(user_id: int) -> dict[str, Any]:
+    chosen = play_choices(user_id)
+    return {
+        "confirm_moves": chosen.confirm_moves,
+        "next_table_at_once": chosen.next_table_at_once,
+    }
 
 
 def _time_zone(user_id: int) -> str:
@@ -177,6 +186,7 @@ def data_export_write(*, export_id: int) -> DataExport | None:
         "format_version": FORMAT_VERSION,
         "account": _account(user),
         "notification_settings": _settings(user.pk),
+        "play_settings": _play(user.pk),
         "time_zone": _time_zone(user.pk),
         "holiday": _holiday(user.pk),
         "push_devices": _push_devices(user.pk),

@@ -31,6 +31,7 @@ from accounts.models import (
     NameChange,
     NotificationSettings,
     PendingEmail,
+    PlaySettings,
     PushSubscription,
     TimeZoneSetting,
 )
@@ -74,6 +75,7 @@ def account_delete(*, user: AbstractBaseUser) -> str:
             PendingEmail,
             NameChange,  # former names go: they name them
             ChallengeSetting,
+            PlaySettings,
             PushSubscription,  # their devices: no push reaches them again
         ):
             model.objects.filter(user_id=user.pk).delete()

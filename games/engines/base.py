@@ -169,6 +169,14 @@ class Engine(ABC):
         """Why ``seat`` may not make ``move`` now, in words for the player; "" when it may.
         ``apply`` raises ``IllegalMove`` with exactly this message."""
 
+    def refusals(self, state: Any, seat: int) -> dict[str, str]:
+        """Why each thing ``seat`` may click on its table offers no move now, in the words
+        ``explain`` gives: keyed by a card code in its hand, ``"pack"``, or ``"discard:<i>"``
+        (the ``i``-th of the discards its view shows). Only while ``seat`` is awaited for a
+        move of its turn (the table words "not your turn" itself); only facts its ``view``
+        shows. A game without such reasons keeps this default, ``{}``."""
+        return {}
+
     @abstractmethod
     def view(self, state: Any, seat: int | None) -> dict[str, Any]: ...
 

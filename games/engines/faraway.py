@@ -606,6 +606,36 @@ class FarawayEngine(Engine):
             " card or a Penalty card."
         )
 
+    def refusals(self, state: FarawayState, seat: int) -> dict[str, str]:
+        """Why each card in ``seat``'s hand, the pack and each shown discard offers no move now
+        (``Engine.refusals``): a card's reason is ``explain``'s for laying or playing it, and
+        after the draw for discarding it too."""
+        if state.phase == OVER or seat != state.turn or type(seat) is not int:
+            return {}
+        legal = self.legal_moves(state, seat)
+        used = {m.get("card") for m in legal}
+        reasons: dict[str, str] = {}
+        for card in dict.fromkeys(state.hands[seat]):
+            if card in used:
+                continue
+            tried = [{"type": "penalty" if card in PENALTY_NUMBER else "play", "card": card}]
+            if state.phase == PLAY:
+                tried.append({"type": "discard", "card": card})
+            said = (self.explain(state, seat, move) for move in tried)
+            reasons[card] = " ".join(dict.fromkeys(text for text in said if text))
+        draws = [m for m in legal if m.get("type") == "draw"]
+        if not any(m["source"] == "pack" for m in draws):
+            reasons["pack"] = (
+                "The pack is empty."
+                if state.phase == DRAW and not state.pack
+                else self.explain(state, seat, {"type": "draw", "source": "pack"})
+            )
+        for i in range(min(3, len(state.discards))):
+            move = {"type": "draw", "source": "discard", "positions": [i]}
+            if move not in draws:
+                reasons[f"discard:{i}"] = self.explain(state, seat, move)
+        return reasons
+
     # -- seeing -----------------------------------------------------------------------------
 
     def view(self, state: FarawayState, seat: int | None) -> dict[str, Any]:

@@ -725,6 +725,31 @@ class GulliverEngine(Engine):
             return "You started this sentence, so you cannot put an adjective in front of it."
         return f"'{card}' in front of '{s.sentence[0]}' would leave a sentence nobody can finish."
 
+    def refusals(self, state: GulliverState, seat: int) -> dict[str, str]:
+        """Why each card in ``seat``'s hand may not be laid now (``Engine.refusals``): the
+        grammar referee's reason for playing it, and for an adjective the reason it may not go
+        in front either."""
+        s = state
+        if s.over or s.rover or type(seat) is not int or not 0 <= seat < s.n:
+            return {}
+        if s.challenge is not None:
+            if s.challenge[4][seat] is not None:
+                return {}
+            vote_first = "A challenge is being voted on: vote first; play goes on after the vote."
+            return {card: vote_first for card in s.hands[seat]}
+        if seat != s.turn:
+            return {}
+        fits = {m.get("card") for m in self._legal(s, seat)}
+        reasons: dict[str, str] = {}
+        for card in dict.fromkeys(s.hands[seat]):
+            if card in fits:
+                continue
+            said = [self.explain(s, seat, {"type": "play", "card": card})]
+            if W.CLASS_OF[card] == W.PREPEND_CLASS and s.sentence:
+                said.append(self.explain(s, seat, {"type": "prepend", "card": card}))
+            reasons[card] = " ".join(dict.fromkeys(text for text in said if text))
+        return reasons
+
     # ------------------------------------------------------------ seeing
 
     def view(self, state: GulliverState, seat: int | None) -> dict[str, Any]:

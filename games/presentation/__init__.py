@@ -13,7 +13,7 @@ from typing import Any
 from games.logs import LogEntry
 
 from . import faraway, gulliver
-from .common import EVENT_LOG_LENGTH, GameBuilder, event_lines
+from .common import EVENT_LOG_LENGTH, GameBuilder, event_lines, explain_clicks
 
 __all__ = [
     "BUILDERS",
@@ -58,12 +58,16 @@ def table_build(
     """Everything the table templates print for ``view``: the board, the hand, the moves on
     offer and ``events``, the latest ``EVENT_LOG_LENGTH`` events of ``log`` in words.
 
-    ``interactive=False`` (a replay, say) gives the same table with no move buttons anywhere.
+    ``interactive=False`` (a replay, say) gives the same table with no move buttons anywhere
+    and nothing to click; an interactive one says why each card or pile without a move is
+    still (``explain_clicks``).
     """
     builder = BUILDERS[game]
     if not interactive:
         view = {**view, "legal_moves": []}
     table: dict[str, Any] = builder.table(view, names, log)
+    if interactive:
+        explain_clicks(table, view)
     table["events"] = event_lines(log, names, builder.event_line)
     table["board_template"] = builder.board_template
     return table

@@ -46,6 +46,8 @@ class CardSlot:
     face: dict[str, Any]
     moves: list[MoveButton] = field(default_factory=list)
     highlight: bool = False
+    why: str = ""  # why a click on this card does nothing now (``explain_clicks``)
+    why_id: str = ""  # the id of the words that say it, for ``aria-describedby``
 
 
 # (move, view, names) -> (short label, the whole move in words)
@@ -220,3 +222,29 @@ def generic_event_line(event: dict[str, Any], names: list[str]) -> str:
         f"{k} {v}" for k, v in event.items() if k not in {"type", "seat"} and v is not None
     )
     return f"{who}: {event.get('type', '?')}" + (f" ({details})" if details else "")
+
+
+def explain_clicks(table: dict[str, Any], view: dict[str, Any]) -> None:
+    """Give every card and pile the seat may click but that offers no move now its reason,
+    so a click answers in words (``static/js/why_not.js``): the engine's own refusal
+    (``view["refusals"]``, ``Engine.refusals``, put there by the table's selector), or when it
+    is not the seat's turn, who is awaited. The hand's slots are keyed by card code, the
+    discards' by ``discard:<i>``, the pack (a table with ``pack_count``) by ``pack``."""
+    if table.get("seat") is None or table.get("over"):
+        return
+    refusals: dict[str, str] = view.get("refusals") or {}
+    if table.get("round_over"):
+        general = "This round is over; the next one is being dealt."
+    elif not table.get("your_turn"):
+        awaited = table.get("awaiting_names") or []
+        general = f"It is not your turn: waiting for {and_join(awaited)}." if awaited else ""
+    else:
+        general = ""
+    keyed = [(f"hand-{i}", slot.face["code"], slot) for i, slot in enumerate(table["hand"])]
+    keyed += [(f"discard-{i}", f"discard:{i}", s) for i, s in enumerate(table.get("discards", []))]
+    for html_id, key, slot in keyed:
+        if not slot.moves:
+            slot.why = general or refusals.get(key, "")
+            slot.why_id = f"why-{html_id}" if slot.why else ""
+    if "pack_count" in table and table.get("pack_move") is None:
+        table["pack_why"] = general or refusals.get("pack", "")

@@ -123,6 +123,10 @@ def table(view: dict[str, Any], names: list[str], log: Sequence[LogEntry]) -> di
     rest = [m for m in legal if m not in discard_draws]
     attach(discard_draws, discards, lambda m: m["positions"][0], label)
     result["bar_moves"] = attach(rest, hand, lambda m: _hand_slot(hand, m), label)
+    # A click on the pack draws from it when the bar offers that draw (static/js/why_not.js).
+    result["pack_move"] = next(
+        (b.json for b in result["bar_moves"] if b.move.get("source") == "pack"), None
+    )
     result["hand"] = hand
     result["discards"] = discards
     result["discard_count"] = view.get("discard_count", 0)

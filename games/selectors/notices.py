@@ -74,6 +74,25 @@ def turns_waiting(user_id: int) -> list[MatchNoticeItem]:
     return _items(_awaited(user_id).order_by("awaited_since"), finished=False)
 
 
+@dataclass(frozen=True)
+class NextTable:
+    """The table waiting longest for the person's move, and how many wait (``next_table``)."""
+
+    match_id: int
+    waiting: int
+
+
+def next_table(user_id: int, *, after: int | None = None) -> NextTable | None:
+    """The match that has waited longest for the person's move, leaving out ``after`` (the
+    table they are at), with the number of such matches; ``None`` when none waits (one
+    query: the turns list's matches, ordered as that list is)."""
+    awaited = _awaited(user_id)
+    if after is not None:
+        awaited = awaited.exclude(match_id=after)
+    ids = list(awaited.order_by("awaited_since", "match_id").values_list("match_id", flat=True))
+    return NextTable(match_id=ids[0], waiting=len(ids)) if ids else None
+
+
 def finished_unseen(user_id: int) -> list[MatchNoticeItem]:
     """The lately finished matches the person has not seen, latest first (two queries)."""
     return _items(_finished_unseen(user_id).order_by(F("match__finished_at").desc()), finished=True)

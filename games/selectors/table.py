@@ -128,6 +128,10 @@ def match_table(
         engine = get_engine(match.game)
         state = engine.load(match.state)
         view = _after_resignations(engine, state, engine.view(state, index), seats, seat)
+        if index is not None and view.get("legal_moves"):
+            # Why each of the seat's cards or piles offers no move (``Engine.refusals``): its
+            # own hand and public facts only, so a click answers in words (no query).
+            view = {**view, "refusals": engine.refusals(state, index)}
         if appended is None:
             log = match_log(match=match, seat=index)
             asker = seat.user_id if seat is not None else viewer_id

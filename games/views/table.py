@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
+from accounts.selectors.play_settings import play_choices
 from games.forms import MoveForm
 from games.models import Match, Seat
 from games.presentation.table import table_page
@@ -28,6 +29,10 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     _seen(request, match, seats)
     context = table_page(_table(request, match, seats))
     _beside(context, request, match, seats)
+    if not request.htmx and seat_of(seats, request.user) is not None:
+        # The seat's play settings ride in the page (data- attributes), so the move POST
+        # reads nothing more (one query, on the whole page only).
+        context["play"] = play_choices(request.user.pk)
     template = TABLE_PARTIAL if request.htmx else "games/match.html"
     return render(request, template, context)
 
@@ -125,4 +130,6 @@ def _move_refused(request: HttpRequest, pk: int, message: str, status: int) -> H
     _beside(context, request, match, seats)
     if request.htmx:
         return render(request, TABLE_PARTIAL, context, status=status)
+    if seat_of(seats, request.user) is not None:
+        context["play"] = play_choices(request.user.pk)
     return render(request, "games/match.html", context, status=status)

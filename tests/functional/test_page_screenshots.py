@@ -2,7 +2,8 @@
 on a phone, a finished table, the new-match form and the account page. Each must fit its width
 (no sideways scroll); with ``PARLOUR_SCREENSHOTS=1`` the pictures go to ``docs/screenshots/``
 (``faraway-phone.png``, ``gulliver-phone.png``, ``finished[-phone].png``,
-``match-new[-phone].png``, ``account[-phone].png``).
+``match-new[-phone].png``, ``account[-phone].png``, ``account-play[-phone].png``), and a card
+saying why it cannot be played (``why-faraway[-phone].png``, ``why-gulliver[-phone].png``).
 """
 
 from __future__ import annotations
@@ -102,7 +103,15 @@ def test_the_account_page_is_photographed(
     page = make_context(viewport=viewport).new_page()
     log_in(page, live_server.url, "jo")
     page.goto(f"{live_server.url}/accounts/")
-    for section in ("identity", "notifications", "time-zone", "holidays", "data", "closing"):
+    for section in (
+        "identity",
+        "notifications",
+        "time-zone",
+        "play",
+        "holidays",
+        "data",
+        "closing",
+    ):
         expect(page.locator(f"#account-{section}")).to_be_visible()
     expect(page.locator("#account-email")).to_contain_text("jo@example.org")
     expect(page.locator("#account-time-zone-current")).to_contain_text("Europe/London")
@@ -110,4 +119,42 @@ def test_the_account_page_is_photographed(
     assert overflowing(page) == []
     page.screenshot(
         path=str(screenshot_path(f"account{_suffix(viewport)}", tmp_path)), full_page=True
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+@VIEWPORTS
+def test_the_play_settings_are_photographed(
+    viewport: dict[str, int], live_server, make_context, tmp_path: Path
+) -> None:
+    """The account page's Play section (docs/accounts.md, "Play settings")."""
+    factories.user_make("jo")
+    page = make_context(viewport=viewport).new_page()
+    log_in(page, live_server.url, "jo")
+    page.goto(f"{live_server.url}/accounts/#account-play")
+    section = page.locator("#account-play")
+    expect(section).to_contain_text("On a touch screen only")
+    assert overflowing(page) == []
+    section.screenshot(path=str(screenshot_path(f"account-play{_suffix(viewport)}", tmp_path)))
+
+
+@pytest.mark.django_db(transaction=True, reset_sequences=True)
+@pytest.mark.parametrize("game", sorted(CASES))
+@VIEWPORTS
+def test_a_card_saying_why_it_cannot_be_played_is_photographed(
+    game: str, viewport: dict[str, int], live_server, make_context, tmp_path: Path
+) -> None:
+    """The photographed position (a Faraway seat after its draw, a Gulliver sentence under
+    way): the first card (else the pack) that offers no move, clicked, and its reason shown."""
+    page, _ = open_table(game, live_server.url, make_context, viewport)
+    still = page.locator("#hand [data-why], #centre [data-why]").first
+    still.scroll_into_view_if_needed()
+    still.click(force=True)  # aria-disabled: Playwright would wait for it to be enabled
+    notice = page.locator("#request-error")
+    expect(notice).to_be_visible()
+    expect(notice).to_have_text(still.get_attribute("data-why") or "")
+    assert overflowing(page) == []
+    page.screenshot(
+        path=str(screenshot_path(f"why-{game}{_suffix(viewport)}", tmp_path)),
+        animations="disabled",
     )

@@ -74,6 +74,8 @@ FORMS = {
     "challenge garbage": {"who": "everyone"},
     "time zone chosen": {"zone": "Asia/Tokyo"},
     "time zone garbage": {"zone": "Mars/Olympus_Mons"},
+    "play settings": {"confirm_moves": "on", "next_table_at_once": "on"},
+    "play garbage": {"confirm_moves": "sometimes"},
     # Everyone has earned a week's holiday (the world's people joined eight weeks ago).
     "go on holiday": {"until": "{today}"},
     "holiday, too long": {"until": "{too_far}"},
@@ -164,7 +166,14 @@ MATRIX_TEXT = [
     ("time zone page",     "GET",    "/accounts/time-zone/",                L, 200, 200, 200, 200),
     ("time zone chosen",   "POST",   "/accounts/time-zone/",                L, 302, 302, 302, 302),
     ("time zone garbage",  "POST",   "/accounts/time-zone/",                L, 400, 400, 400, 400),
+    ("play settings",      "POST",   "/accounts/play/",                     L, 302, 302, 302, 302),
+    ("play garbage",       "POST",   "/accounts/play/",                     L, 400, 400, 400, 400),
+    ("play by GET",        "GET",    "/accounts/play/",                     L, 405, 405, 405, 405),
     ("turn badge (poll)",  "GET hx", "/accounts/badge/",                  286, 200, 200, 200, 200),
+    # The next table waiting for the asker's move (only their own seats are counted or named).
+    ("next table",         "GET hx", "/notices/next/?after={pub}",          L, 200, 200, 200, 200),
+    ("next table, plain",  "GET",    "/notices/next/",                      L, 200, 200, 200, 200),
+    ("next table by POST", "POST",   "/notices/next/",                      L, 405, 405, 405, 405),
     ("notices page",       "GET",    "/notices/",                           L, 200, 200, 200, 200),
     ("notices by POST",    "POST",   "/notices/",                           L, 405, 405, 405, 405),
     # Web push (docs/notifications.md): each person's own devices; ann has one. A form post is

@@ -67,6 +67,7 @@ from accounts.models import (
     NameChange,
     NotificationSettings,
     PendingEmail,
+    PlaySettings,
     PushSubscription,
     TimeZoneSetting,
 )
@@ -153,6 +154,8 @@ SITE_ROUTES: dict[str, dict[str, str]] = {
     "person_unblock": {"username": "username"},
     "friends": {},
     "challenge_setting": {},
+    "play_settings": {},
+    "next_table": {},
     # Web push (docs/notifications.md): a device's subscription, its removal, the app's shell.
     "push_subscribe": {},
     "push_device_remove": {"pk": "device"},
@@ -563,6 +566,7 @@ QUERY_KEYS = [
     "game__exact",
     "username",
     "is_staff__exact",
+    "after",  # the next table waiting (/notices/next/): a match id
 ]
 QUERY_VALUES = st.one_of(
     VALUE,
@@ -631,6 +635,8 @@ FORM_KEYS = [
     "mute_phrases",
     "seat",  # a bot in a free seat (docs/invitations.md): the seat's number and the bot
     "level",
+    "confirm_moves",  # the play settings (docs/accounts.md)
+    "next_table_at_once",
 ]
 
 
@@ -894,6 +900,7 @@ def rows_snapshot() -> tuple[Any, ...]:
         list(Follow.objects.order_by("pk").values_list()),
         list(Block.objects.order_by("pk").values_list()),
         list(ChallengeSetting.objects.order_by("pk").values_list()),
+        list(PlaySettings.objects.order_by("pk").values_list()),
         list(Invitation.objects.order_by("pk").values_list()),
         LogEntry.objects.count(),
         list(TablePhrase.objects.order_by("pk").values_list()),

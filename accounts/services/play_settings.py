@@ -1,0 +1,20 @@
+"""How the table behaves for a person, written (docs/accounts.md, "Play settings")."""
+
+from __future__ import annotations
+
+from accounts.errors import AccountRefused
+from accounts.models import PlaySettings
+
+
+def play_settings_save(*, user_id: int, confirm_moves: str, next_table_at_once: bool) -> None:
+    """Store the person's play settings (one row, made on the first save). A value that is not
+    one of the choices is refused and changes nothing."""
+    if confirm_moves not in PlaySettings.Confirm.values:
+        raise AccountRefused("Choose when moves are confirmed from the offered answers.", 400)
+    PlaySettings.objects.update_or_create(
+        user_id=user_id,
+        defaults={
+            "confirm_moves": confirm_moves,
+            "next_table_at_once": bool(next_table_at_once),
+        },
+    )

@@ -1,0 +1,56 @@
+"""The play settings on the account page (docs/accounts.md, "Play settings"): its section and
+``/accounts/play/``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from accounts.errors import AccountRefused
+from accounts.forms import PlaySettingsForm
+from accounts.selectors.play_settings import play_choices
+from accounts.services.play_settings import play_settings_save
+
+PLAY_SECTION = "accounts/account/_play.html"
+
+
+def play_settings_context(request: HttpRequest) -> dict[str, Any]:
+    """The section "Play": the settings in use and their form."""
+    chosen = play_choices(request.user.pk)
+    initial = {
+        "confirm_moves": chosen.confirm_moves,
+        "next_table_at_once": chosen.next_table_at_once,
+    }
+    return {"chosen": chosen, "form": PlaySettingsForm(initial=initial)}
+
+
+@login_required
+@require_POST
+def play_settings_change(request: HttpRequest) -> HttpResponse:
+    """``/accounts/play/``: save the play settings; a refusal shows the section alone with its
+    message (400) and changes nothing."""
+    form = PlaySettingsForm(request.POST)
+    if form.is_valid():
+        try:
+            play_settings_save(user_id=request.user.pk, **form.cleaned_data)
+        except AccountRefused as refused:
+            form.add_error(None, refused.message)
+        else:
+            chosen = play_choices(request.user.pk)
+            at_once = "at once" if chosen.next_table_at_once else "by its link"
+            messages.success(
+                request,
+                f"Play settings saved: confirm moves {chosen.confirm_label.lower()}; "
+                f"the next table waiting for you opens {at_once}.",
+            )
+            return redirect(reverse("account") + "#account-play")
+    context = {**play_settings_context(request), "form": form}
+    context["error"] = "Nothing changed: choose one of the offered answers."
+    sections = [(PLAY_SECTION, context)]
+    return render(request, "accounts/account.html", {"sections": sections}, status=400)
