@@ -171,7 +171,7 @@ MATRIX_TEXT = [
     ("play by GET",        "GET",    "/accounts/play/",                     L, 405, 405, 405, 405),
     ("turn badge (poll)",  "GET hx", "/accounts/badge/",                  286, 200, 200, 200, 200),
     # The next table waiting for the asker's move (only their own seats are counted or named).
-    ("next table",         "GET hx", "/notices/next/?after={pub}",          L, 200, 200, 200, 200),
+    ("next table",         "GET hx", "/notices/next/?after={pub}",          S, 200, 200, 200, 200),
     ("next table, plain",  "GET",    "/notices/next/",                      L, 200, 200, 200, 200),
     ("next table by POST", "POST",   "/notices/next/",                      L, 405, 405, 405, 405),
     ("notices page",       "GET",    "/notices/",                           L, 200, 200, 200, 200),
