@@ -13,9 +13,8 @@ from timezone_field import TimeZoneFormField
 from accounts.errors import AccountRefused
 from accounts.models import ChallengeSetting, NotificationSettings, TimeZoneSetting
 from accounts.selectors.email_confirmation import address_confirmed_elsewhere
-from accounts.selectors.names import held_for, name_unavailable, next_change_at
+from accounts.selectors.names import name_choice_refusal, next_change_at
 from accounts.selectors.time_zone import DEFAULT_ZONE
-from accounts.services.deleted_names import name_refusal
 from accounts.services.email_confirmation import (
     email_ask,
     email_pending_forget,
@@ -78,11 +77,9 @@ class RegisterForm(UserCreationForm):
     def clean_username(self) -> str:
         """Django's checks (one account per name, whatever its case), and a name given up by
         someone within ``accounts.selectors.names.NAME_HELD`` is not free yet, nor one in the
-        shape kept for deleted accounts."""
+        shape kept for deleted accounts (``name_choice_refusal``, as a rename)."""
         username = super().clean_username()
-        if held_for(username) is not None:
-            raise forms.ValidationError(TAKEN)
-        refusal = name_refusal(username)  # the shape kept for deleted accounts
+        refusal = name_choice_refusal(username, user_id=None)
         if refusal is not None:
             raise forms.ValidationError(refusal)
         return username
@@ -203,9 +200,7 @@ class RenameForm(forms.Form):
         name = self.cleaned_data["new_name"]
         if name == self.user.get_username():
             raise forms.ValidationError("That is your name already.")
-        if name_unavailable(name, user_id=self.user.pk):
-            raise forms.ValidationError(TAKEN)
-        refusal = name_refusal(name)  # the shape kept for deleted accounts
+        refusal = name_choice_refusal(name, user_id=self.user.pk)  # as registration
         if refusal is not None:
             raise forms.ValidationError(refusal)
         return name

@@ -157,6 +157,19 @@ class NameChange(models.Model):
         return f"name change of user {self.user_id}"
 
 
+class HeldName(models.Model):
+    """A name given up by a deleted account (its last name, and the old names its renames still
+    held), kept from everyone for ``NAME_HELD`` after it was given up, as a rename's old name is
+    (docs/accounts.md, "Your name"). Tied to no account: it leads nowhere and says nothing of
+    who bore it."""
+
+    name = models.CharField(max_length=150, db_index=True)
+    given_up_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return "held name"
+
+
 class AccountClosure(models.Model):
     """A closed account (docs/accounts.md, "Closing and deleting"): hidden, signed out, and
     deleted by the sweep once ``CLOSED_DAYS`` have passed, unless its person signs in again
