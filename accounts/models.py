@@ -105,8 +105,9 @@ class Holiday(models.Model):
     """A person's holiday allowance and the holiday they are on (docs/accounts.md, "Holidays").
 
     The allowance is computed, never swept: ``banked`` days stood at ``banked_at``, and a day
-    is earned every ``accounts.selectors.holiday_allowance.EARN_EVERY`` since then, up to the cap. A
-    missing row means none banked since the person joined. The person is away while
+    is earned every ``accounts.selectors.holiday_allowance.EARN_EVERY`` since then, up to the cap.
+    A missing row means ``accounts.selectors.holidays.start_days`` banked when the person joined.
+    The person is away while
     ``away_since <= now < away_until``; ``days_taken`` is what the current holiday cost, so
     ending it early gives back the days not yet begun.
     """
