@@ -13,9 +13,13 @@ from timezone_field import TimeZoneFormField
 from accounts.errors import AccountRefused
 from accounts.models import ChallengeSetting, NotificationSettings, PlaySettings, TimeZoneSetting
 from accounts.selectors.email_confirmation import address_confirmed_elsewhere
-from accounts.selectors.names import held_for, name_unavailable, next_change_at
-from accounts.selectors.time_zone import DEFAULT_ZONE
-from accounts.services.deleted_names import name_refusal
+from accounts.selectors.names import name_choice_refusal, next_change_at
+from accounts.selectors.time_zone import (
+    DEFAULT_ZONE,
+    known_zone_names,
+    offered_zone_names,
+    zone_groups,
+)
 from accounts.services.email_confirmation import (
     email_ask,
     email_pending_forget,
@@ -26,11 +30,48 @@ from accounts.services.rename import STALE_PAGE, TAKEN, name_change
 ADDRESS_TAKEN = "Another account uses that address: choose another."
 
 
+class ZoneSelect(forms.Select):
+    """The curated list (``accounts.selectors.time_zone.zone_groups``) in ``<optgroup>``s by
+    region; a value outside it that is still a zone (an alias stored before, or the browser's
+    own name for its zone) is shown first, selected, so it is never silently replaced.
+    ``static/js/time_zone.js`` adds the filter field and the browser's zone on top."""
+
+    def __init__(self, attrs: dict[str, Any] | None = None) -> None:
+        super().__init__(attrs={"data-zone-list": "", **(attrs or {})})
+
+    def optgroups(
+        self, name: str, value: list[str], attrs: dict[str, Any] | None = None
+    ) -> list[Any]:
+        offered = offered_zone_names()
+        extra = [v for v in value if v and v not in offered and v in known_zone_names()]
+        choices = self.choices
+        if extra:
+            self.choices = [("Your zone", [(v, v) for v in extra]), *choices]
+        try:
+            return super().optgroups(name, value, attrs)
+        finally:
+            self.choices = choices
+
+
+class ZoneField(TimeZoneFormField):
+    """A zone from the list shown (``ZoneSelect``), or any other the zone database knows (so a
+    stored alias still saves); anything else is refused with a message."""
+
+    widget = ZoneSelect
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.widget.choices = [
+            (region, list(zones)) for region, zones in zone_groups()
+        ]  # shown; ``self.choices`` (every known name) is what a post is checked against
+
+
 def zone_field(
     *, help_text: str, initial: str | None = None, required: bool = True
 ) -> TimeZoneFormField:
-    """A list of the zone database's names; anything else is refused with a message."""
-    return TimeZoneFormField(
+    """The curated list of zones (``ZoneField``); anything not a zone is refused with a
+    message."""
+    return ZoneField(
         label="Time zone",
         initial=initial,
         required=required,
@@ -78,11 +119,9 @@ class RegisterForm(UserCreationForm):
     def clean_username(self) -> str:
         """Django's checks (one account per name, whatever its case), and a name given up by
         someone within ``accounts.selectors.names.NAME_HELD`` is not free yet, nor one in the
-        shape kept for deleted accounts."""
+        shape kept for deleted accounts (``name_choice_refusal``, as a rename)."""
         username = super().clean_username()
-        if held_for(username) is not None:
-            raise forms.ValidationError(TAKEN)
-        refusal = name_refusal(username)  # the shape kept for deleted accounts
+        refusal = name_choice_refusal(username, user_id=None)
         if refusal is not None:
             raise forms.ValidationError(refusal)
         return username
@@ -203,9 +242,7 @@ class RenameForm(forms.Form):
         name = self.cleaned_data["new_name"]
         if name == self.user.get_username():
             raise forms.ValidationError("That is your name already.")
-        if name_unavailable(name, user_id=self.user.pk):
-            raise forms.ValidationError(TAKEN)
-        refusal = name_refusal(name)  # the shape kept for deleted accounts
+        refusal = name_choice_refusal(name, user_id=self.user.pk)  # as registration
         if refusal is not None:
             raise forms.ValidationError(refusal)
         return name

@@ -106,8 +106,9 @@ class Holiday(models.Model):
     """A person's holiday allowance and the holiday they are on (docs/accounts.md, "Holidays").
 
     The allowance is computed, never swept: ``banked`` days stood at ``banked_at``, and a day
-    is earned every ``accounts.selectors.holiday_allowance.EARN_EVERY`` since then, up to the cap. A
-    missing row means none banked since the person joined. The person is away while
+    is earned every ``accounts.selectors.holiday_allowance.EARN_EVERY`` since then, up to the cap.
+    A missing row means ``accounts.selectors.holidays.start_days`` banked when the person joined.
+    The person is away while
     ``away_since <= now < away_until``; ``days_taken`` is what the current holiday cost, so
     ending it early gives back the days not yet begun.
     """
@@ -156,6 +157,19 @@ class NameChange(models.Model):
 
     def __str__(self) -> str:
         return f"name change of user {self.user_id}"
+
+
+class HeldName(models.Model):
+    """A name given up by a deleted account (its last name, and the old names its renames still
+    held), kept from everyone for ``NAME_HELD`` after it was given up, as a rename's old name is
+    (docs/accounts.md, "Your name"). Tied to no account: it leads nowhere and says nothing of
+    who bore it."""
+
+    name = models.CharField(max_length=150, db_index=True)
+    given_up_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return "held name"
 
 
 class AccountClosure(models.Model):

@@ -7,6 +7,11 @@ protect it), and it is anonymised: named "deleted player N"
 every match still going); then everything else that is theirs goes in one transaction, in which
 ``account_deleting`` is sent (``games`` removes or renames the rows about their play and bumps
 the versions of the matches they sat at).
+
+The names the person gave up are held from everyone for ``NAME_HELD``, as a rename's old name
+is: their last name from now, each old name of a rename still held for what remains of its time
+(``HeldName`` rows, tied to no account: they lead nowhere and say nothing of who it was). Rows
+whose time is out are dropped on the way.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 
 from accounts.models import (
     AccountClosure,
@@ -27,6 +33,7 @@ from accounts.models import (
     ChallengeSetting,
     DataExport,
     Follow,
+    HeldName,
     Holiday,
     NameChange,
     NotificationSettings,
@@ -35,6 +42,7 @@ from accounts.models import (
     PushSubscription,
     TimeZoneSetting,
 )
+from accounts.selectors.names import NAME_HELD
 from accounts.services.closure import sessions_end
 from accounts.services.deleted_names import deleted_name
 from accounts.services.export_files import export_files_delete
@@ -66,6 +74,7 @@ def account_delete(*, user: AbstractBaseUser) -> str:
         person.last_login = None
         person.set_unusable_password()
         person.save()
+        names_hold(user_id=user.pk, last_name=old_name)
         person.groups.clear()
         person.user_permissions.clear()
         for model in (
@@ -94,3 +103,19 @@ def account_delete(*, user: AbstractBaseUser) -> str:
     export_files_delete(files)
     logger.info("account deleted: user id %s", user.pk)
     return new_name
+
+
+def names_hold(*, user_id: int, last_name: str) -> None:
+    """Hold the names the person being deleted gives up (see the module's docstring), before
+    their ``NameChange`` rows go."""
+    now = timezone.now()
+    HeldName.objects.filter(given_up_at__lt=now - NAME_HELD).delete()
+    renamed = NameChange.objects.filter(user_id=user_id, changed_at__gte=now - NAME_HELD)
+    HeldName.objects.bulk_create(
+        [HeldName(name=last_name, given_up_at=now)]
+        + [
+            HeldName(name=old, given_up_at=when)
+            for old, when in renamed.values_list("old_name", "changed_at")
+            if old.lower() != last_name.lower()
+        ]
+    )

@@ -19,9 +19,9 @@ from django.utils import timezone
 
 from accounts.errors import AccountRefused
 from accounts.models import NameChange
-from accounts.selectors.names import name_unavailable, next_change_at
+from accounts.selectors.names import TAKEN, name_unavailable, next_change_at
 
-TAKEN = "That name is taken: choose another."
+__all__ = ["STALE_PAGE", "TAKEN", "name_change"]
 STALE_PAGE = "This page is out of date: reload it and try again. Nothing was changed."
 
 

@@ -39,3 +39,7 @@ PARLOUR_ANALYSIS_SLICE_S = float(os.environ.get("PARLOUR_ANALYSIS_SLICE_S", "2.0
 # How many new analyses one person may ask for (django-ratelimit, the "throttle" cache); asking
 # for one that exists already costs nothing.
 PARLOUR_ANALYSIS_RATE = os.environ.get("PARLOUR_ANALYSIS_RATE", "10/h")
+# --- Holidays (docs/accounts.md, "Holidays") ---------------------------------------------------
+# The holiday days a new account starts with (before the first holiday), on top of the day
+# earned each week; at most the cap (30).
+PARLOUR_HOLIDAY_START_DAYS = int(os.environ.get("PARLOUR_HOLIDAY_START_DAYS", "2"))

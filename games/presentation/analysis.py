@@ -39,6 +39,7 @@ class DecisionMark:
     played_percent: int
     best_percent: int
     text: str  # "Cost about 12% of Ann's winning chances: the strong bot would rather ..."
+    move: int = 0  # its number among the players' moves (deals are not moves), as the replay
 
 
 @dataclass
@@ -115,8 +116,12 @@ def duration_text(seconds: float) -> str:
     return f"about {round(seconds / 60)} minutes"
 
 
-def mark_of(decision: Decision, names: list[str], viewer: int | None) -> DecisionMark:
-    """One judged decision in words; "your" for the viewer's own seat."""
+def mark_of(
+    decision: Decision, names: list[str], viewer: int | None, *, move: int | None = None
+) -> DecisionMark:
+    """One judged decision in words; "your" for the viewer's own seat. ``move``: its number
+    among the players' moves (``AnalysisData.move_at``; its ply when not given, as in a game
+    without deals)."""
     cost = decision.cost or 0.0
     percent = round(100 * cost)
     whose = "your" if viewer == decision.seat else possessive(names[decision.seat])
@@ -140,6 +145,7 @@ def mark_of(decision: Decision, names: list[str], viewer: int | None) -> Decisio
         played_percent=round(100 * (decision.played_chance or 0.0)),
         best_percent=round(100 * (decision.best_chance or 0.0)),
         text=text,
+        move=decision.ply if move is None else move,
     )
 
 
@@ -156,7 +162,7 @@ def analysis_report(data: AnalysisData, *, viewer: int | None) -> AnalysisReport
         if not decision.judged:
             summary.forced += 1
             continue
-        mark = mark_of(decision, names, viewer)
+        mark = mark_of(decision, names, viewer, move=data.move_at(decision.ply))
         marks[decision.ply] = mark
         summary.decisions += 1
         summary.total_cost += decision.cost or 0.0
@@ -169,22 +175,24 @@ def analysis_report(data: AnalysisData, *, viewer: int | None) -> AnalysisReport
         summaries=ordered,
         marks=marks,
         costly_marks=costly,
-        chart=analysis_chart(marks=list(marks.values()), summaries=ordered, last_ply=data.last_ply),
+        chart=analysis_chart(
+            marks=list(marks.values()), summaries=ordered, last_move=data.moves or data.last_ply
+        ),
     )
 
 
 def analysis_chart(
-    *, marks: Sequence[DecisionMark], summaries: Sequence[PlayerSummary], last_ply: int
+    *, marks: Sequence[DecisionMark], summaries: Sequence[PlayerSummary], last_move: int
 ) -> AnalysisChart | None:
     """Each person's estimated chance of winning after each of their judged decisions, over
     the match's moves; ``None`` when nothing was judged."""
     if not marks:
         return None
     right, bottom = WIDTH - RIGHT, HEIGHT - BOTTOM
-    span = max(last_ply, 1)
+    span = max(last_move, 1)
 
-    def x(ply: int) -> float:
-        return round(LEFT + (right - LEFT) * ply / span, 1)
+    def x(move: int) -> float:
+        return round(LEFT + (right - LEFT) * move / span, 1)
 
     def y(percent: float) -> float:
         return round(TOP + (bottom - TOP) * (100 - percent) / 100, 1)
@@ -198,11 +206,11 @@ def analysis_chart(
         line = ChartSeries(summary.seat, summary.name, summary.css)
         line.dots = [
             ChartDot(
-                x(m.ply),
+                x(m.move),
                 y(m.played_percent),
                 m.ply,
                 m.costly,
-                f"Move {m.ply}, {m.name}: {m.played_text}, about {m.played_percent}% to win"
+                f"Move {m.move}, {m.name}: {m.played_text}, about {m.played_percent}% to win"
                 + (f", cost about {m.percent}%" if m.costly else ""),
             )
             for m in own
@@ -212,12 +220,12 @@ def analysis_chart(
         start, end = own[0].played_percent, own[-1].played_percent
         low = min(own, key=lambda m: m.played_percent)
         words.append(
-            f"{summary.name}: about {start}% after move {own[0].ply}, {end}% after move "
-            f"{own[-1].ply}, lowest {low.played_percent}% after move {low.ply}"
+            f"{summary.name}: about {start}% after move {own[0].move}, {end}% after move "
+            f"{own[-1].move}, lowest {low.played_percent}% after move {low.move}"
         )
-    x_ticks = [ChartTick(x(1), "Move 1"), ChartTick(x(last_ply), f"Move {last_ply}")]
-    if last_ply >= 20:
-        middle = last_ply // 2
+    x_ticks = [ChartTick(x(1), "Move 1"), ChartTick(x(last_move), f"Move {last_move}")]
+    if last_move >= 20:
+        middle = last_move // 2
         x_ticks.insert(1, ChartTick(x(middle), f"Move {middle}"))
     return AnalysisChart(
         width=WIDTH,

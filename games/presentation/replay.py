@@ -53,6 +53,7 @@ class ReplayEntry:
     who: str
     lines: list[str]
     query: str = ""
+    move: int | None = None  # its number among the players' moves; None for a deal
     mark: Any = None  # the post-game analysis' judgement of this move, once there is one
     said: list[str] = field(default_factory=list)  # table phrases said after it, in words
 
@@ -89,8 +90,11 @@ class ReplayHand:
 
 @dataclass
 class ReplayFrame:
-    ply: int
+    ply: int  # the log entry shown (the URL's ``?ply=``): moves and deals alike
     last_ply: int
+    move: int  # the players' moves made by then (deals are not moves: docs/replays.md)
+    moves: int  # the players' moves of the whole match so far, as history counts them
+    is_deal: bool  # entry ``ply`` is a deal (the first, or a later round's)
     perspective: PerspectiveChoice
     view: dict[str, Any]
     table: dict[str, Any]
@@ -103,6 +107,27 @@ class ReplayFrame:
     @property
     def at_start(self) -> bool:
         return self.ply == 0
+
+    @property
+    def title(self) -> str:
+        """What entry ``ply`` is: "The deal", "The deal of round 3", "Move 57: ann"."""
+        if self.ply == 0:
+            return "The deal"
+        if self.is_deal:
+            return f"The deal of round {self.round}" if self.round else "The deal"
+        return f"Move {self.move}: {self.who}" if self.who else f"Move {self.move}"
+
+    @property
+    def position(self) -> str:
+        """Where the frame stands, counted in moves as history counts them: "Move 57 of 180
+        · round 3", "The deal of round 3, after move 56 of 180", "The deal, before move 1
+        of 180"."""
+        of = f"of {self.moves}"
+        if self.ply == 0:
+            return f"The deal, before move 1 {of}" if self.moves else "The deal, no moves yet"
+        if self.is_deal:
+            return f"{self.title}, after move {self.move} {of}"
+        return f"Move {self.move} {of}" + (f" \u00b7 round {self.round}" if self.round else "")
 
     @property
     def at_end(self) -> bool:
@@ -132,6 +157,9 @@ def replay_frame_words(data: ReplayData) -> ReplayFrame:
     return ReplayFrame(
         ply=data.ply,
         last_ply=data.match.ply,
+        move=data.move,
+        moves=data.match.moves,
+        is_deal=data.entry.seat is None,
         perspective=PerspectiveChoice(
             data.perspective.key, perspective_label(data.perspective, names), seat
         ),
@@ -159,17 +187,22 @@ def replay_rounds(
     phrases: Sequence[SaidPhrase] = (),
 ) -> list[ReplayRound]:
     """The whole log (``games.selectors.replay.replay_log``) in words, by round (a new one at
-    each seatless deal after the first) and by turn; each of ``phrases`` (the table phrases the
-    viewer may see, docs/phrases.md) after the entry of the ply it was said at."""
+    each seatless deal after the first) and by turn, each move numbered among the players'
+    moves (deals are not numbered: they are no one's move); each of ``phrases`` (the table
+    phrases the viewer may see, docs/phrases.md) after the entry of the ply it was said at."""
     said: dict[int, list[str]] = {}
     for phrase in phrases:
         said.setdefault(phrase.ply, []).append(phrase_line(game, phrase, names))
     rounds: list[ReplayRound] = []
+    moves = 0  # each entry but a deal is a move (``games.selectors.facts.moves_made``)
     for ply, entry in log:
         who = "" if entry.seat is None else names[entry.seat]
         lines = log_lines(game, [entry], names)
         words = ReplayEntry(ply, entry.seat, who, lines, f"?ply={ply}&as={perspective.key}")
         words.said = said.get(ply, [])
+        if entry.seat is not None:
+            moves += 1
+            words.move = moves
         if entry.seat is None:  # the deal, and the server dealing each next round
             rounds.append(ReplayRound(len(rounds) + 1, ply, [ReplayTurn("The deal", [words])]))
             continue

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.models import AnalysedDecision, AnalysisStatus, Match, MatchAnalysis, Move, Seat
-from games.selectors.facts import SeatFacts, seat_facts
+from games.selectors.facts import SeatFacts, moves_made, seat_facts
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,12 @@ class AnalysisData:
     last_ply: int
     seats: list[SeatFacts]
     decisions: list[Decision]  # by ply
+    moves: int = 0  # the players' moves of the match (``moves_made``: deals are not moves)
+    move_of: dict[int, int] | None = None  # each decision's ply -> its number among the moves
+
+    def move_at(self, ply: int) -> int:
+        """The number among the players' moves of the move at ``ply``."""
+        return (self.move_of or {}).get(ply, ply)
 
 
 def analysis_of(match: Match) -> MatchAnalysis | None:
@@ -103,12 +109,22 @@ def _decision(row: AnalysedDecision) -> Decision:
 
 
 def analysis_data(*, match: Match, seats: Sequence[Seat], analysis: MatchAnalysis) -> AnalysisData:
-    """A done analysis's decisions, by ply: one query."""
+    """A done analysis's decisions, by ply, each numbered among the players' moves as
+    history and the replay number them: two queries (the decisions, and the deals' plies)."""
+    decisions = [_decision(d) for d in analysis.decisions.order_by("ply")]
+    deals = sorted(
+        Move.objects.filter(match_id=match.pk, seat__isnull=True).values_list("ply", flat=True)
+    )
     return AnalysisData(
         num_players=match.num_players,
         last_ply=match.ply,
         seats=seat_facts(seats),
-        decisions=[_decision(d) for d in analysis.decisions.order_by("ply")],
+        decisions=decisions,
+        moves=moves_made(ply=match.ply, rounds=match.rounds),
+        move_of={
+            d.ply: moves_made(ply=d.ply, rounds=1 + sum(1 for deal in deals if deal < d.ply))
+            for d in decisions
+        },
     )
 
 

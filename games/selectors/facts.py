@@ -56,6 +56,7 @@ class MatchFacts:
     holidays: bool = True  # a seated person's holiday holds the deadline (docs/accounts.md)
     phrase_count: int = 0  # table phrases said so far (docs/phrases.md)
     shown: int = 0  # the pages' change mark beside the version (docs/live.md), polled with it
+    moves: int = 0  # the players' moves made so far (``moves_made``): what every page counts
 
 
 def seat_facts(seats: Iterable[Seat]) -> list[SeatFacts]:
@@ -87,6 +88,14 @@ def _away_until(seat: Seat, now: datetime.datetime) -> datetime.datetime | None:
     return row.away_until if row.away_since <= now < row.away_until else None
 
 
+def moves_made(*, ply: int, rounds: int) -> int:
+    """The players' moves (seats' and bots', the deadline's and resignations included) among a
+    log's first ``ply`` entries, ``rounds`` the rounds dealt by then: every entry is a move but
+    the deal of each round after the first (the first round's deal is entry 0, the start).
+    History, the replay, the analysis and profiles count this way (docs/replays.md)."""
+    return max(0, ply - (max(rounds, 1) - 1))
+
+
 def match_facts(match: Match, *, creator: bool = False) -> MatchFacts:
     """``match``'s public facts; ``creator=True`` reads the creator's name too (one query
     unless ``created_by`` was selected with the match). Reads none of the columns lists
@@ -100,6 +109,7 @@ def match_facts(match: Match, *, creator: bool = False) -> MatchFacts:
         status_label=Match.Status(match.status).label,
         version=match.version,
         ply=match.ply,
+        moves=moves_made(ply=match.ply, rounds=match.rounds),
         num_players=match.num_players,
         public=match.public,
         invite_token=match.invite_token,

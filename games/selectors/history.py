@@ -85,7 +85,7 @@ class HistoryRow:
     opponents: list[SeatFacts]
     open_seats: int  # free for anyone: neither taken nor held for a person invited
     result: SeatResult
-    moves: int  # moves made by seats: the log's entries less the server's deals
+    moves: int  # the players' moves: the log's entries less the server's deals (``moves_made``)
     rounds: int | None  # rounds dealt, for games of several rounds
     rating_delta: int | None  # the rating change once the match is rated (docs/ratings.md)
     held_seats: int = 0  # a forming match's seats held for the people invited
@@ -161,13 +161,14 @@ def _row(seat: Seat) -> HistoryRow:
     seats = list(match.seats.all())
     several = get_engine(match.game).has_rounds
     dealt = match.status in (Status.ACTIVE, Status.FINISHED)  # not waiting, nor cancelled
+    facts = match_facts(match)
     return HistoryRow(
-        match=match_facts(match),
+        match=facts,
         seat=seat.index,
         opponents=[s for s in seat_facts(seats) if s.index != seat.index],
         open_seats=match.num_players - len(seats) - getattr(seat, "held_seats", 0),
         result=seat_result(match=match, seat=seat, seats=seats),
-        moves=max(0, match.ply - (match.rounds - 1)),
+        moves=facts.moves,
         rounds=match.rounds if several and dealt else None,
         rating_delta=getattr(seat, "rating_delta", None),
         held_seats=getattr(seat, "held_seats", 0),

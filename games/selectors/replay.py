@@ -22,7 +22,7 @@ from games.engines import get_engine, replay
 from games.engines.base import PRIVATE
 from games.logs import LogEntry
 from games.models import Match, Move, Seat
-from games.selectors.facts import MatchFacts, SeatFacts, match_facts, seat_facts
+from games.selectors.facts import MatchFacts, SeatFacts, match_facts, moves_made, seat_facts
 
 ALL = "all"
 PUBLIC = "public"
@@ -52,6 +52,7 @@ class ReplayData:
     view: dict[str, Any]
     entry: LogEntry
     seat_views: list[dict[str, Any]]
+    move: int = 0  # the players' moves among entries 1..ply (``moves_made``; of match.moves)
 
 
 def replay_perspectives(*, match: Match, viewer: Seat | None) -> list[Perspective]:
@@ -107,6 +108,8 @@ def replay_frame(
         view=view,
         entry=LogEntry(seat=mover, events=_seen(engine, logged, perspective), auto=auto),
         seat_views=seat_views,
+        # The rounds dealt by then are the view's round (a game of one round has none).
+        move=moves_made(ply=ply, rounds=view.get("round") or 1),
     )
 
 

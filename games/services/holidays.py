@@ -23,6 +23,7 @@ from accounts.selectors.holiday_allowance import (
     days_spent,
     latest_until,
 )
+from accounts.selectors.holidays import start_days
 from games.models import Match, Seat
 from games.services._store import deadline_span, match_shown
 from games.services.errors import Rejected
@@ -61,7 +62,9 @@ def _locked_row(user: AbstractBaseUser) -> tuple[Holiday, list[Match]]:
         .order_by("pk")
         .only("pk", "version", "shown")
     )
-    Holiday.objects.get_or_create(user=user, defaults={"banked_at": user.date_joined})
+    Holiday.objects.get_or_create(
+        user=user, defaults={"banked": start_days(), "banked_at": user.date_joined}
+    )
     return Holiday.objects.select_for_update().get(user=user), matches
 
 

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from accounts.selectors.holiday_allowance import CAP, EARN_EVERY, allowance_at, latest_until
-from accounts.selectors.holidays import holiday_of
+from accounts.selectors.holidays import holiday_of, start_days
 from games.forms import HolidayForm
 from games.services.errors import Rejected
 from games.services.holidays import holiday_end, holiday_start
@@ -43,6 +43,7 @@ def holiday_context(request: HttpRequest, form: HolidayForm | None = None) -> di
     return {
         "days": allowance.days,
         "cap": CAP,
+        "start": start_days(),
         "next_day_at": None if allowance.days >= CAP else allowance.since + EARN_EVERY,
         "away_until": row.away_until if away else None,
         "last_day": (

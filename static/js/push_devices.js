@@ -3,6 +3,9 @@
 // subscription to the site, which keeps it as one of the person's devices (accounts/push_views.py).
 // It also says this device's state, and marks "this device" in the list by comparing a SHA-256
 // of this browser's endpoint with each listed device's (the page never holds an endpoint).
+// Subscribing gives up after data-subscribe-timeout milliseconds (15 s on the page): a browser
+// whose push service never answers (Chromium without Google's services or without a network)
+// would otherwise say "Asking this browser…" for ever; the button comes back, with words.
 (function () {
   "use strict";
   var box = document.getElementById("push-this-device");
@@ -107,12 +110,45 @@
     });
   }
 
+  // Resolves as ``promise`` does, or rejects with a ``NoAnswer`` error after ``ms``.
+  function withinTime(promise, ms) {
+    return new Promise(function (resolve, reject) {
+      var timer = window.setTimeout(function () {
+        var error = new Error("no answer");
+        error.name = "NoAnswer";
+        reject(error);
+      }, ms);
+      promise.then(function (value) {
+        window.clearTimeout(timer);
+        resolve(value);
+      }, function (error) {
+        window.clearTimeout(timer);
+        reject(error);
+      });
+    });
+  }
+
+  function waitMs() {
+    var ms = parseInt(box.dataset.subscribeTimeout, 10);
+    return ms > 0 ? ms : 15000;
+  }
+
+  function noAnswerWords(ms) {
+    var seconds = Math.max(1, Math.round(ms / 1000));
+    return "This browser\u2019s push service did not answer in " + seconds +
+      (seconds === 1 ? " second" : " seconds") + ", so this device is not notified. " +
+      "Check that this device is online and try again; if it still does not answer, this " +
+      "browser cannot receive notifications here (some cannot at all, such as Chromium " +
+      "without Google\u2019s services): use another browser or device, or the e-mails.";
+  }
+
   button.addEventListener("click", function () {
     button.disabled = true;
     say("Asking this browser…");
+    var ms = waitMs();
     Notification.requestPermission().then(function (permission) {
       if (permission !== "granted") return show();
-      return subscribe().then(function (subscription) {
+      return withinTime(subscribe(), ms).then(function (subscription) {
         return fetch(box.dataset.subscribeUrl, {
           method: "POST",
           credentials: "same-origin",
@@ -131,6 +167,10 @@
         });
       });
     }).catch(function (error) {
+      if (error && error.name === "NoAnswer") {
+        say(noAnswerWords(ms));
+        return;
+      }
       say("This browser could not subscribe: " + (error && error.message ? error.message : error));
     }).then(function () {
       button.disabled = false;

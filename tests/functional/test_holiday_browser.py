@@ -38,8 +38,8 @@ def test_a_player_goes_on_holiday_and_the_others_table_says_until_when(
     )
     away = usernames[1]
     get_user_model().objects.filter(username=away).update(
-        date_joined=timezone.now() - timedelta(weeks=6, hours=1)
-    )
+        date_joined=timezone.now() - timedelta(weeks=4, hours=1)
+    )  # 4 days earned and the 2 a new account starts with
     last_day = timezone.localdate() + timedelta(days=4)
 
     page = make_context(viewport=viewport).new_page()

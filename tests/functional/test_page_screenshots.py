@@ -95,9 +95,10 @@ def test_the_account_page_is_photographed(
     viewport: dict[str, int], live_server, make_context, tmp_path: Path
 ) -> None:
     """Every section of the account page (docs/accounts.md) for a person with a confirmed
-    address, a time zone and a holiday allowance earned over ten weeks."""
+    address, a time zone and a holiday allowance of ten days: the two a new account starts with
+    and eight earned over eight weeks."""
     jo = factories.user_make("jo", email="jo@example.org")
-    jo.date_joined = timezone.now() - datetime.timedelta(weeks=10)
+    jo.date_joined = timezone.now() - datetime.timedelta(weeks=8)
     jo.save(update_fields=["date_joined"])
     TimeZoneSetting.objects.create(user=jo, zone="Europe/London")
     page = make_context(viewport=viewport).new_page()
@@ -115,7 +116,7 @@ def test_the_account_page_is_photographed(
         expect(page.locator(f"#account-{section}")).to_be_visible()
     expect(page.locator("#account-email")).to_contain_text("jo@example.org")
     expect(page.locator("#account-time-zone-current")).to_contain_text("Europe/London")
-    expect(page.locator("#holiday-days")).to_contain_text("10")
+    expect(page.locator("#holiday-days")).to_contain_text("You have 10 days")
     assert overflowing(page) == []
     page.screenshot(
         path=str(screenshot_path(f"account{_suffix(viewport)}", tmp_path)), full_page=True

@@ -188,6 +188,46 @@ def test_the_notifications_page_lists_the_devices_and_removes_one_without_script
     assert list(PushSubscription.objects.values_list("label", flat=True)) == ["Firefox on Windows"]
 
 
+# A push service that never answers: Chromium's subscribe waits on Google's push service, which
+# a machine without it (or without a network) never hears from.
+SUBSCRIBE_HANGS = "PushManager.prototype.subscribe = function () { return new Promise(() => {}); };"
+
+
+def test_notify_this_device_gives_up_in_words_when_no_push_service_answers(
+    live_server, make_context
+):
+    """The page waits ``data-subscribe-timeout`` (15 s; 1 s here) for the browser's push
+    service, then says it did not answer and what to try, and the button comes back; nothing is
+    posted to the site."""
+    factories.user_make("ann")
+    context, watch = watched_context(make_context)
+    context.add_init_script(SUBSCRIBE_HANGS)
+    page = context.new_page()
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    log_in(page, live_server.url, "ann")
+    page.goto(f"{live_server.url}/accounts/notifications/")
+    box = page.locator("#push-this-device")
+    expect(box).to_have_attribute("data-subscribe-timeout", "15000")
+    box.evaluate("b => { b.dataset.subscribeTimeout = '1000'; }")
+    button = page.locator("#push-enable")
+    button.click()
+    expect(page.locator("#push-state")).to_have_text("Asking this browser\u2026")
+    expect(button).to_be_disabled()
+    state = page.locator("#push-state")
+    expect(state).to_contain_text(
+        "This browser\u2019s push service did not answer in 1 second, so this device is not "
+        "notified. Check that this device is online and try again",
+        timeout=5000,
+    )
+    expect(button).to_be_enabled()
+    expect(button).to_be_visible()
+    assert not [url for url in posts if "/notifications/devices/" in url], posts
+    assert not PushSubscription.objects.exists()
+    settle(page)
+    watch.assert_clean()
+
+
 INSTALL_INFO = """
 <!doctype html><html><head><meta charset="utf-8"><title>Install Parlour</title></head>
 <body style="margin:0;font:16px system-ui,sans-serif;background:#e9e6df;color:#1f2430">

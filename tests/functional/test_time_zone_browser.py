@@ -112,3 +112,44 @@ def test_a_deadline_shows_in_the_readers_zone_and_is_photographed(
     assert not wide, f"the table scrolls sideways: {'; '.join(wide)}"
     deadline.scroll_into_view_if_needed()
     page.screenshot(path=str(screenshot_path(name, tmp_path)), animations="disabled")
+
+
+@pytest.mark.parametrize(("viewport", "name"), [(DESKTOP, "time-zone"), (PHONE, "time-zone-phone")])
+def test_the_zone_list_puts_the_browsers_first_and_narrows_as_one_types(
+    viewport, name, live_server, make_context, tmp_path: Path
+) -> None:
+    """The list is grouped by region, the browser's zone (Pacific/Auckland) first, the zone
+    chosen (UTC) still chosen; typing in the filter hides what does not match and chooses the
+    first match; nothing matching says so; the choice saves (photographed)."""
+    from tests import factories
+
+    factories.user_make("wiremu")
+    page = make_context(viewport=viewport, timezone_id="Pacific/Auckland").new_page()
+    log_in(page, live_server.url, "wiremu")
+    page.goto(f"{live_server.url}/accounts/time-zone/")
+    select = page.locator("#time-zone-form select[data-zone-list]")
+    expect(select).to_have_value("UTC")
+    first = select.locator("optgroup").first
+    expect(first).to_have_attribute("label", "Your browser\u2019s zone")
+    expect(first.locator("option")).to_have_text("Auckland, New Zealand (Pacific/Auckland)")
+    labels = select.locator("optgroup").evaluate_all("gs => gs.map(g => g.label)")
+    assert labels[1:4] == ["UTC", "Africa", "Americas"] and "Europe" in labels, labels
+    assert select.locator("option").count() < 450
+
+    search = page.get_by_label("Find a zone by city, country or region")
+    search.fill("zzqx")
+    expect(page.locator(".zone-filter-count")).to_contain_text("No zone matches")
+    search.fill("buenos")
+    expect(select).to_have_value("America/Argentina/Buenos_Aires")
+    expect(page.locator(".zone-filter-count")).to_contain_text("1 zone matches")
+    shown = select.locator("option").evaluate_all("os => os.filter(o => !o.hidden).length")
+    assert shown == 1
+    search.fill("new zealand")
+    expect(select).to_have_value("Pacific/Auckland")
+    wide = overflowing(page)
+    assert not wide, f"the page scrolls sideways: {'; '.join(wide)}"
+    page.screenshot(path=str(screenshot_path(name, tmp_path)), animations="disabled")
+    search.fill("")
+    select.select_option("Asia/Kolkata")
+    page.locator("#time-zone-submit").click()
+    expect(page.locator("#account-time-zone-current")).to_have_text("Asia/Kolkata")

@@ -20,6 +20,7 @@ from accounts.models import (
     ChallengeSetting,
     DataExport,
     Follow,
+    HeldName,
     Holiday,
     NameChange,
     NotificationSettings,
@@ -267,6 +268,45 @@ def test_no_one_may_take_the_shape_of_a_deleted_name(client):
         )
         assert response.status_code == 400, name
     assert not get_user_model().objects.filter(username__icontains="player").exists()
+
+
+def _register(name: str):
+    data = {"email": "x@example.org", "password1": "climbing-77!", "password2": "climbing-77!"}
+    return factories.Client().post("/accounts/register/", {"username": name, **data})
+
+
+def _rename(user, name: str):
+    data = {"new_name": name, "password": factories.PASSWORD, "current": user.username}
+    return factories.client_for(user).post("/accounts/name/", data)
+
+
+def test_a_deleted_persons_names_are_held_90_days_as_a_renamed_ones(zep, bea):
+    """The name a deletion gives up is held as a rename's old name is: registration and a rename
+    refuse it in the same words as a name held after a rename, it leads nowhere, and after 90
+    days it is free. An old name Zep's rename still held stays held for what remained."""
+    NameChange.objects.create(
+        user=zep, old_name="zephy", new_name=NAME, changed_at=timezone.now() - timedelta(days=80)
+    )
+    _delete(factories.client_for(zep))
+    for name in (NAME, NAME.upper(), "zephy"):
+        refused = _register(name)
+        assert refused.status_code == 400, name
+        assert "That name is taken: choose another." in refused.content.decode()
+        refused = _rename(bea, name)
+        assert refused.status_code == 400, name
+        assert "That name is taken: choose another." in refused.content.decode()
+    assert get_user_model().objects.filter(username__iexact=NAME).count() == 0
+    assert factories.client_for(bea).get(f"/players/{NAME}/").status_code == 404
+    assert factories.client_for(bea).get("/players/zephy/").status_code == 404
+    # The held rows name no one: only the name and when it was given up.
+    assert {f.name for f in HeldName._meta.get_fields()} == {"id", "name", "given_up_at"}
+    # "zephy" was given up 80 days ago: free after 10 more; Zep's last name after 90.
+    HeldName.objects.filter(name="zephy").update(given_up_at=timezone.now() - timedelta(days=91))
+    assert _register("zephy").status_code == 302
+    assert _register(NAME).status_code == 400
+    HeldName.objects.filter(name=NAME).update(given_up_at=timezone.now() - timedelta(days=91))
+    assert _rename(bea, NAME).status_code == 302
+    assert get_user_model().objects.get(pk=bea.pk).username == NAME
 
 
 def test_deleting_removes_the_persons_exports_and_their_files(

@@ -347,7 +347,7 @@ def world(db, settings, tmp_path) -> World:
     settings.DATA_DIR = tmp_path  # ann's data export is written there
     ann, bea, cal = (factories.user_make(name) for name in ("ann", "bea", "cal"))
     staff = factories.staff_make("staff")
-    joined = timezone.now() - timedelta(weeks=8, hours=1)  # a holiday allowance of 8 days
+    joined = timezone.now() - timedelta(weeks=8, hours=1)  # 8 days earned, 2 to start with
     get_user_model().objects.update(date_joined=joined)
     public = _seeded("faraway", [ann, bea], public=True)
     private = _seeded("gulliver", [ann, bea], public=False)
@@ -389,7 +389,7 @@ def world(db, settings, tmp_path) -> World:
         "device": str(device.pk),
         "bad": token[:-2] + ("AA" if not token.endswith("AA") else "BB"),
         "today": timezone.localdate().isoformat(),
-        "too_far": (timezone.localdate() + timedelta(days=8)).isoformat(),
+        "too_far": (timezone.localdate() + timedelta(days=40)).isoformat(),  # past the cap
         "confirm": confirm,
         "badconf": confirm[:-2] + ("AA" if not confirm.endswith("AA") else "BB"),
     }

@@ -25,6 +25,13 @@ from tests import factories
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def _no_start_days(settings) -> None:
+    """The arithmetic below counts weeks: no starting days unless a test gives them (the start
+    allowance has its own tests, ``test_a_new_account_*``)."""
+    settings.PARLOUR_HOLIDAY_START_DAYS = 0
+
+
 def _joined_weeks_ago(user, weeks: int, extra: timedelta = timedelta(hours=1)) -> None:
     user.date_joined = timezone.now() - weeks * EARN_EVERY - extra
     user.save(update_fields=["date_joined"])
@@ -78,6 +85,44 @@ def test_the_account_page_shows_the_allowance_earned_a_day_a_week(ann, ann_clien
     _joined_weeks_ago(ann, 500)
     page = ann_client.get("/accounts/").content.decode()
     assert f"You have <strong>{CAP}</strong> days of holiday (the most you can save)" in page
+
+
+def test_a_new_account_may_try_a_holiday_at_once_with_its_starting_days(ann, ann_client, settings):
+    """A new player starts with ``PARLOUR_HOLIDAY_START_DAYS`` (2 by default) on top of the day
+    a week; once spent, the days come a week at a time as before."""
+    settings.PARLOUR_HOLIDAY_START_DAYS = 2
+    page = ann_client.get("/accounts/").content.decode()
+    assert "You have <strong>2</strong> days of holiday" in page and 'id="holiday-go"' in page
+    assert "A new account starts with 2 days, to try one at once" in page
+    assert f'max="{(_today() + timedelta(days=1)).isoformat()}"' in page
+    too_far = _today() + timedelta(days=2)
+    refused = ann_client.post("/accounts/holiday/", {"until": too_far.isoformat()})
+    assert refused.status_code == 400 and "would take 3 days and you have 2" in (
+        refused.content.decode()
+    )
+    until = _today() + timedelta(days=1)
+    assert ann_client.post("/accounts/holiday/", {"until": until.isoformat()}).status_code == 302
+    holiday = Holiday.objects.get(user=ann)
+    assert holiday.banked == 0 and holiday.days_taken == 2
+    assert holiday.away_until == holiday_end_of(until)
+    # Back at once: tomorrow was not begun, so one day comes back, and no more starting days.
+    assert ann_client.post("/accounts/holiday/end/").status_code == 302
+    assert Holiday.objects.get(user=ann).banked == 1
+    page = ann_client.get("/accounts/").content.decode()
+    assert "You have <strong>1</strong> day of holiday" in page
+
+
+def test_a_new_account_gets_the_starting_days_once_and_earns_on_top(ann, settings):
+    """The start is banked at ``date_joined``: weeks since add to it (an account without a
+    holiday row yet gets it at its first holiday, whenever that is); the cap still holds."""
+    settings.PARLOUR_HOLIDAY_START_DAYS = 2
+    _joined_weeks_ago(ann, 3)
+    holiday_start(user=ann, until=_today() + timedelta(days=4))  # 5 days of 2 + 3
+    assert Holiday.objects.get(user=ann).banked == 0
+    settings.PARLOUR_HOLIDAY_START_DAYS = 99  # more than the cap: the cap
+    from accounts.selectors.holidays import start_days
+
+    assert start_days() == CAP
 
 
 def test_a_holiday_ends_at_midnight_in_the_persons_own_time_zone(ann, ann_client):

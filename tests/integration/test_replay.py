@@ -246,3 +246,48 @@ def test_a_frame_costs_the_same_queries_early_and_late(ann, bea, ann_client):
                 ann_client.get(url, {"ply": ply})
             pages[cached, ply] = len(queries)
     assert pages[False, 5] == pages[False, 127] == pages[True, 5] + 1 == pages[True, 127] + 1
+
+
+def test_history_and_the_replay_count_the_same_moves_across_rounds(ann, bea, ann_client):
+    """Issue 33: history said 180 moves, the replay "of 182" (it counted Gulliver's deals).
+    Every page counts the players' moves; the replay names a deal instead of numbering it."""
+    match = factories.match_make(
+        game="gulliver", players=[ann, bea], seed=11, options={"target": 120}
+    )
+    factories.play_random(match, random.Random(3))
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.rounds >= 3
+    deals = sorted(
+        Move.objects.filter(match=match, seat__isnull=True).values_list("ply", flat=True)
+    )
+    moves = Move.objects.filter(match=match, seat__isnull=False).count()
+    assert len(deals) == match.rounds - 1 and moves == match.ply - len(deals)
+
+    history = ann_client.get("/history/").content.decode()
+    length = re.search(
+        rf'id="history-row-{match.pk}".*?<span class="hr-length">([^<]*)</span>', history, re.S
+    )
+    assert length is not None and length.group(1) == f"{moves} moves, {match.rounds} rounds"
+
+    url = f"/matches/{match.pk}/replay/"
+    last = ann_client.get(url).content.decode()
+    assert f"Move {moves} of {moves} \u00b7 round {match.rounds}</span>" in last
+    assert f'data-moves="{moves}"' in last and f"of {match.ply}<" not in last
+    # The move list numbers moves only: 1 to the last, and no number on a deal's line.
+    numbers = [int(n) for n in re.findall(r'<span class="ply">(\d+)</span>', last)]
+    assert numbers == list(range(1, moves + 1))
+    first_deal = ann_client.get(url, {"ply": deals[0]}).content.decode()
+    before = deals[0] - 1
+    assert f"The deal of round 2, after move {before} of {moves}</span>" in first_deal
+    assert "<h2>The deal of round 2</h2>" in first_deal
+    after = ann_client.get(url, {"ply": deals[0] + 1}, headers=HTMX).content.decode()
+    assert f"Move {before + 1} of {moves} \u00b7 round 2</span>" in after
+    start = ann_client.get(url, {"ply": 0}, headers=HTMX).content.decode()
+    assert f"The deal, before move 1 of {moves}</span>" in start
+    # Every frame's number is the moves logged up to it, through every perspective.
+    seats = list(match.seats.all())
+    for ply in range(match.ply + 1):
+        want = ply - sum(1 for deal in deals if deal <= ply)
+        for perspective in (Perspective(ALL), Perspective(PUBLIC), Perspective("1", 1)):
+            frame = replay_frame(match=match, seats=seats, ply=ply, perspective=perspective)
+            assert frame.move == want, (ply, perspective.key)

@@ -5,6 +5,7 @@ used for every date a page or a mail shows, the zone named."""
 from __future__ import annotations
 
 import datetime
+import re
 import zoneinfo
 
 import pytest
@@ -71,6 +72,36 @@ def test_sign_up_stores_the_zone_sent_and_the_session_uses_it_at_once(client):
 def test_sign_up_without_a_zone_is_utc(client):
     assert _register(client).status_code == 302
     assert _zone_of(get_user_model().objects.get(username="zoe")) == "UTC"
+
+
+def test_the_list_is_the_zone_databases_places_grouped_by_region(ann, ann_client):
+    """No raw dump of ~600 names: the places of zone.tab, in <optgroup>s by region, each with
+    its city, country and IANA name; no aliases, ``localtime`` or ``Etc/GMT+5``."""
+    page = ann_client.get("/accounts/time-zone/").content.decode()
+    assert page.count("<option") < 450 and "data-zone-list" in page
+    for gone in ("localtime", "Etc/GMT+5", "US/Eastern", '"America/Buenos_Aires"', "Factory"):
+        assert gone not in page, gone
+    groups = re.findall(r'<optgroup label="([^"]+)">', page)
+    assert groups[0] == "UTC" and "Europe" in groups and "Americas" in groups and "Asia" in groups
+    assert (
+        '<option value="America/Argentina/Buenos_Aires">Buenos Aires, Argentina '
+        "(America/Argentina/Buenos_Aires)</option>" in page
+    )
+    assert '<option value="Europe/Stockholm">Stockholm, Sweden (Europe/Stockholm)</option>' in page
+    europe = page.split('<optgroup label="Europe">')[1].split("</optgroup>")[0]
+    assert "Europe/Paris" in europe and "Asia/" not in europe
+    assert '<option value="UTC" selected>' in page  # ann never chose: UTC
+
+
+def test_a_stored_alias_is_still_shown_chosen_and_any_zone_still_saves(ann, ann_client):
+    _set_zone(ann, "US/Eastern")
+    page = ann_client.get("/accounts/").content.decode()
+    assert '<optgroup label="Your zone">' in page
+    assert '<option value="US/Eastern" selected>US/Eastern</option>' in page
+    assert page.count("US/Eastern</option>") == 1
+    for name in ("America/Buenos_Aires", "Asia/Calcutta", "US/Eastern"):
+        assert ann_client.post("/accounts/time-zone/", {"zone": name}).status_code == 302
+        assert _zone_of(ann) == name
 
 
 @pytest.mark.parametrize("garbage", ["Mars/Olympus_Mons", "../../etc/passwd", "Factory", " "])

@@ -13,9 +13,12 @@ from games.presentation.analysis import (
     WIDTH,
     PlayerSummary,
     analysis_chart,
+    analysis_report,
     duration_text,
     mark_of,
 )
+from games.selectors.analysis import AnalysisData
+from games.selectors.facts import SeatFacts
 
 NAMES = ["ann", "bea"]
 
@@ -59,7 +62,7 @@ def test_the_chart_puts_each_players_chances_inside_the_plot_by_move() -> None:
         mark_of(decision(40, 0, 1.0, 1.0), NAMES, None),
     ]
     summaries = [PlayerSummary(0, "ann", "series-0"), PlayerSummary(1, "bea", "series-1")]
-    chart = analysis_chart(marks=marks, summaries=summaries, last_ply=40)
+    chart = analysis_chart(marks=marks, summaries=summaries, last_move=40)
     assert chart is not None
     ann, bea = chart.series
     assert [d.ply for d in ann.dots] == [1, 40]
@@ -69,7 +72,7 @@ def test_the_chart_puts_each_players_chances_inside_the_plot_by_move() -> None:
     assert all(LEFT <= d.x <= WIDTH - RIGHT for s in chart.series for d in s.dots)
     assert ann.points == " ".join(f"{d.x},{d.y}" for d in ann.dots)
     assert "ann: about 50% after move 1, 100% after move 40" in chart.description
-    assert analysis_chart(marks=[], summaries=summaries, last_ply=40) is None
+    assert analysis_chart(marks=[], summaries=summaries, last_move=40) is None
 
 
 def test_an_analysis_length_is_worded_from_its_estimate() -> None:
@@ -78,3 +81,28 @@ def test_an_analysis_length_is_worded_from_its_estimate() -> None:
     assert duration_text(19) == "about 20 seconds"
     assert duration_text(61) == "about a minute"
     assert duration_text(200) == "about 3 minutes"
+
+
+def test_the_report_numbers_moves_as_the_replay_and_history_do() -> None:
+    """Issue 33: deals are not moves. Entries 5 and 12 of a log with deals at 3 and 9 are moves
+    4 and 10 of 10: the marks, the chart's points, words and last tick say so; the links keep
+    the entry (``ply``)."""
+    seats = [SeatFacts(0, 1, "ann", None), SeatFacts(1, 2, "bea", None)]
+    data = AnalysisData(
+        num_players=2,
+        last_ply=12,
+        seats=seats,
+        decisions=[decision(5, 0, 0.5, 0.9), decision(12, 0, 1.0, 1.0)],
+        moves=10,
+        move_of={5: 4, 12: 10},
+    )
+    report = analysis_report(data, viewer=None)
+    assert (report.marks[5].move, report.marks[5].ply) == (4, 5)
+    assert report.marks[12].move == 10
+    chart = report.chart
+    assert chart is not None
+    assert [t.label for t in chart.x_ticks] == ["Move 1", "Move 10"]
+    (ann,) = chart.series
+    assert [d.ply for d in ann.dots] == [5, 12] and ann.dots[-1].x == WIDTH - RIGHT
+    assert ann.dots[0].label.startswith("Move 4, ann:")
+    assert "ann: about 50% after move 4, 100% after move 10" in chart.description
