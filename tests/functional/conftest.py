@@ -119,3 +119,15 @@ def _throttles_forgotten(request: pytest.FixtureRequest) -> Iterator[None]:
     caches["throttle"].clear()
     yield
     caches["throttle"].clear()
+
+
+@pytest.fixture
+def live_site(settings) -> Iterator[str]:
+    """The full stack: the ASGI server with streams over real Redis (``PARLOUR_LIVE`` on)."""
+    from games.live import publish
+    from tests.live.server import asgi_server
+
+    settings.PARLOUR_LIVE = True
+    publish.backoff_reset()
+    with asgi_server() as url:
+        yield url

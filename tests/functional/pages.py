@@ -124,3 +124,16 @@ class TablePage:
         after = self.snapshot()
         assert not after.error, f"{self.name}'s move {move} was refused: {after.error}"
         return after
+
+
+_VISIBILITY_JS = """state => {
+  Object.defineProperty(document, 'visibilityState', {value: state, configurable: true});
+  Object.defineProperty(document, 'hidden', {value: state === 'hidden', configurable: true});
+  document.dispatchEvent(new Event('visibilitychange'));
+}"""
+
+
+def tab_visibility_set(page: Page, state: str) -> None:
+    """Make the page believe its tab went ``"hidden"`` or ``"visible"`` (the event and both
+    properties the scripts read), as switching tabs would."""
+    page.evaluate(_VISIBILITY_JS, state)

@@ -12,18 +12,15 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Page, Request, Route, expect
 
 from games.engines import get_engine
-from games.live import publish
 from games.models import Match
 from games.services import move_submit
 from tests import factories
-from tests.functional.pages import TablePage, log_in
-from tests.live.server import asgi_server
+from tests.functional.pages import TablePage, log_in, tab_visibility_set
 
 pytestmark = [
     pytest.mark.browser,
@@ -38,19 +35,6 @@ WATCH_JS = """() => {
   new MutationObserver(() => { window.__changedAt = Date.now(); })
     .observe(document.querySelector('main'), {childList: true, subtree: true});
 }"""
-VISIBILITY_JS = """state => {
-  Object.defineProperty(document, 'visibilityState', {value: state, configurable: true});
-  Object.defineProperty(document, 'hidden', {value: state === 'hidden', configurable: true});
-  document.dispatchEvent(new Event('visibilitychange'));
-}"""
-
-
-@pytest.fixture
-def site(settings) -> Iterator[str]:
-    settings.PARLOUR_LIVE = True
-    publish.backoff_reset()
-    with asgi_server() as url:
-        yield url
 
 
 def _requests(page: Page) -> list[str]:
@@ -77,14 +61,14 @@ def _awaiting(match: Match, user) -> Match:
     return match
 
 
-def test_a_move_reaches_the_other_seat_by_its_stream_and_nobody_polls(site, make_context):
+def test_a_move_reaches_the_other_seat_by_its_stream_and_nobody_polls(live_site, make_context):
     ann, bea = factories.user_make("ann"), factories.user_make("bea")
     match = _awaiting(factories.match_make(game="faraway", players=[ann, bea], seed=5), ann)
     pages = {}
     for name in ("ann", "bea"):
         page = make_context().new_page()
-        log_in(page, site, name)
-        page.goto(f"{site}/matches/{match.pk}/")
+        log_in(page, live_site, name)
+        page.goto(f"{live_site}/matches/{match.pk}/")
         page.wait_for_function(STREAMING_JS)
         pages[name] = page
     ann_table, bea_table = TablePage(pages["ann"], "ann"), TablePage(pages["bea"], "bea")
@@ -108,18 +92,18 @@ def test_a_move_reaches_the_other_seat_by_its_stream_and_nobody_polls(site, make
     assert pages["bea"].evaluate(STREAMING_JS)
 
 
-def test_a_hidden_tab_asks_nothing_and_catches_up_when_shown(site, make_context):
+def test_a_hidden_tab_asks_nothing_and_catches_up_when_shown(live_site, make_context):
     ann, bea = factories.user_make("ann"), factories.user_make("bea")
     match = _awaiting(factories.match_make(game="faraway", players=[ann, bea], seed=5), ann)
     page = make_context().new_page()
-    log_in(page, site, "bea")
-    page.goto(f"{site}/matches/{match.pk}/")
+    log_in(page, live_site, "bea")
+    page.goto(f"{live_site}/matches/{match.pk}/")
     page.wait_for_function(STREAMING_JS)
     table = TablePage(page, "bea")
     table.mark("one-document")
     before = table.snapshot().version
 
-    page.evaluate(VISIBILITY_JS, "hidden")
+    tab_visibility_set(page, "hidden")
     assert not page.evaluate(STREAMING_JS)
     requests = _requests(page)
     match = _awaiting(match, bea)  # ann plays her whole turn meanwhile
@@ -128,20 +112,22 @@ def test_a_hidden_tab_asks_nothing_and_catches_up_when_shown(site, make_context)
     assert requests == [], f"a hidden tab asked: {requests}"
     assert table.snapshot().version == before
 
-    page.evaluate(VISIBILITY_JS, "visible")
+    tab_visibility_set(page, "visible")
     seen = table.wait_for_version(match.version, timeout_ms=5_000)
     assert seen.marker == "one-document" and "Your turn" in seen.turn
     page.wait_for_function(STREAMING_JS)
 
 
-def test_without_a_stream_the_page_polls_and_still_follows_the_table(site, make_context, settings):
+def test_without_a_stream_the_page_polls_and_still_follows_the_table(
+    live_site, make_context, settings
+):
     """Live changes off (the embedded default without Redis): no stream, the 2 s poll."""
     settings.PARLOUR_LIVE = False
     ann, bea = factories.user_make("ann"), factories.user_make("bea")
     match = _awaiting(factories.match_make(game="faraway", players=[ann, bea], seed=5), ann)
     page = make_context().new_page()
-    log_in(page, site, "bea")
-    page.goto(f"{site}/matches/{match.pk}/")
+    log_in(page, live_site, "bea")
+    page.goto(f"{live_site}/matches/{match.pk}/")
     assert page.evaluate("document.body.dataset.live") is None
     page.wait_for_function("() => window.parlourLive && window.parlourLive.polling()")
     table = TablePage(page, "bea")
@@ -150,15 +136,15 @@ def test_without_a_stream_the_page_polls_and_still_follows_the_table(site, make_
     assert table.wait_for_version(match.version).version > before
 
 
-def test_the_badge_and_the_title_follow_the_table_by_the_stream(site, make_context):
+def test_the_badge_and_the_title_follow_the_table_by_the_stream(live_site, make_context):
     """Issue 26 (2) while the stream is up: nothing polls and no table swap asks the badge, so
     the badge's own stream event must bring its count; the tab's title follows too."""
     ann, bea = factories.user_make("ann"), factories.user_make("bea")
     match = _awaiting(factories.match_make(game="faraway", players=[ann, bea], seed=5), ann)
     title = f"{get_engine('faraway').title} #{match.pk} · Parlour"
     page = make_context().new_page()
-    log_in(page, site, "bea")
-    page.goto(f"{site}/matches/{match.pk}/")
+    log_in(page, live_site, "bea")
+    page.goto(f"{live_site}/matches/{match.pk}/")
     page.wait_for_function(STREAMING_JS)
     table = TablePage(page, "bea")
     table.mark("one-document")
@@ -185,7 +171,7 @@ def test_the_badge_and_the_title_follow_the_table_by_the_stream(site, make_conte
     assert not page.evaluate("() => window.parlourLive.polling()")
 
 
-def test_a_table_event_during_a_fetch_is_caught_up_after_the_swap(site, make_context):
+def test_a_table_event_during_a_fetch_is_caught_up_after_the_swap(live_site, make_context):
     """A second ``table`` event that comes while the table's fetch is under way: htmx queues its
     fetch on the ``#table`` the first answer swaps out, and never sends it. The page must still
     reach the newest version. The first fetch's answer is held (read from the server first, so it
@@ -193,8 +179,8 @@ def test_a_table_event_during_a_fetch_is_caught_up_after_the_swap(site, make_con
     ann, bea = factories.user_make("ann"), factories.user_make("bea")
     match = _awaiting(factories.match_make(game="faraway", players=[ann, bea], seed=5), ann)
     page = make_context().new_page()
-    log_in(page, site, "bea")
-    page.goto(f"{site}/matches/{match.pk}/")
+    log_in(page, live_site, "bea")
+    page.goto(f"{live_site}/matches/{match.pk}/")
     page.wait_for_function(STREAMING_JS)
     table = TablePage(page, "bea")
     table.mark("one-document")

@@ -17,11 +17,10 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, Request, expect
 
-from games.live import publish
 from games.services.invitations import match_challenge_create, rematch_offer
 from games.services.leaving import match_cancel
 from tests import factories
-from tests.functional.pages import log_in
+from tests.functional.pages import log_in, tab_visibility_set
 from tests.live.server import asgi_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -41,20 +40,6 @@ WATCH_JS = """() => {
   }).observe(document.body, {childList: true, subtree: true, attributes: true});
   window.__badgeWas = document.getElementById('turn-badge').dataset.count;
 }"""
-VISIBILITY_JS = """state => {
-  Object.defineProperty(document, 'visibilityState', {value: state, configurable: true});
-  Object.defineProperty(document, 'hidden', {value: state === 'hidden', configurable: true});
-  document.dispatchEvent(new Event('visibilitychange'));
-}"""
-
-
-@pytest.fixture
-def live_site(settings) -> Iterator[str]:
-    """The full stack: the ASGI server with streams over real Redis."""
-    settings.PARLOUR_LIVE = True
-    publish.backoff_reset()
-    with asgi_server() as url:
-        yield url
 
 
 @pytest.fixture
@@ -189,12 +174,12 @@ def test_a_hidden_notices_tab_asks_nothing_and_catches_up_when_shown(embedded_si
     log_in(page, embedded_site, "bea")
     page.goto(f"{embedded_site}/notices/")
     page.wait_for_function(POLLING_JS)
-    page.evaluate(VISIBILITY_JS, "hidden")
+    tab_visibility_set(page, "hidden")
     asked = _requests(page)
     rematch_offer(match_id=finished.pk, user=ann)
     page.wait_for_timeout(6_500)  # longer than the badge's poll
     assert asked == []
-    page.evaluate(VISIBILITY_JS, "visible")
+    tab_visibility_set(page, "visible")
     expect(page.locator("#invitation-notices li")).to_have_count(1, timeout=3_000)
     expect(page.locator("#turn-badge")).to_have_attribute("data-count", "2")  # and the finish
 
