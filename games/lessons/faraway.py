@@ -247,4 +247,102 @@ PENALTY = Lesson(
     ),
 )
 
-LESSONS: tuple[Lesson, ...] = (DRAW, CLIMB, DEAD, PENALTY)
+# The climb lessons: the learner holds 1 to 6 and lays one a turn, throwing away each card
+# drawn, so after six turns the hand is empty; the opponent only draws and throws away.
+_JUNK = ("P2", "P3", "P4", "P5", "P6", "P7")
+_OTHER_JUNK = ("2", "3", "4", "5", "6", "2", "3", "4")
+
+
+def _climb(turns: int) -> tuple[tuple[int, dict], ...]:
+    """The learner's first ``turns`` turns (at most 8) and the opponent's after each."""
+    moves: list[tuple[int, dict]] = []
+    drawn = [*_JUNK, "P8", "P8"]
+    for turn in range(turns):
+        if turn < 6:
+            moves += [(0, _draw()), (0, _play(str(turn + 1))), (0, _discard(drawn[turn]))]
+        else:  # an empty hand draws two: the next story card and a Penalty to throw away
+            two = {"type": "draw", "source": "pack", "count": 2}
+            moves += [(0, two), (0, _play(str(turn + 1))), (0, _discard(drawn[turn]))]
+        moves += [(1, _draw()), (1, _discard(_OTHER_JUNK[turn]))]
+    return tuple(moves)
+
+
+def _climb_pack() -> tuple[str, ...]:
+    """The turned-up card, then the pack from the top, as ``_climb`` draws it."""
+    cards = ["1"]
+    for turn in range(6):
+        cards += [_JUNK[turn], _OTHER_JUNK[turn]]
+    cards += ["7", "P8", _OTHER_JUNK[6], "8", "P8", _OTHER_JUNK[7], "9", "2"]
+    return tuple(cards)
+
+
+_TWO = {"type": "draw", "source": "pack", "count": 2}
+
+EMPTY = Lesson(
+    game="faraway",
+    slug="empty-hand",
+    title="An empty hand",
+    hands=(("1", "2", "3", "4", "5", "6"), ("7", "7", "8", "8", "9", "9")),
+    then=_climb_pack(),
+    prelude=_climb(6),
+    target=3,
+    steps=(
+        Step(
+            say="You have climbed to 6 and your hand is empty. An empty hand draws two cards:"
+            " the top two of the pack, or two of the top three face-up cards, never one of"
+            " each. Take two from the pack.",
+            move=_TWO,
+            done="Two cards: a 7 and a P8.",
+            hint="Your hand is empty: take two cards.",
+            wrong=_draw(),
+            clauses=("F7",),
+        ),
+        Step(
+            say="Lay the 7.",
+            move=_play("7"),
+            done="Up to the Saucepan Man.",
+            hint="Lay the 7.",
+            wrong=_play("8"),
+            clauses=("F5",),
+        ),
+        Step(
+            say="Throw away your last card.",
+            kind="discard",
+            done="Your hand is empty again, so next turn you draw two again.",
+            hint="Throw the P8 away.",
+            wrong=_play("8"),
+            clauses=("F7",),
+        ),
+    ),
+)
+
+WIN = Lesson(
+    game="faraway",
+    slug="winning",
+    title="Winning",
+    hands=(("1", "2", "3", "4", "5", "6"), ("7", "7", "8", "8", "9", "9")),
+    then=_climb_pack(),
+    prelude=_climb(8),
+    ends="won",
+    target=2,
+    steps=(
+        Step(
+            say="Your row runs from 1 to 8. Draw your two cards.",
+            move=_TWO,
+            done="A 9!",
+            hint="Your hand is empty: take two cards from the pack.",
+            wrong=_draw(),
+            clauses=("F7",),
+        ),
+        Step(
+            say="Lay the 9, the Land of Birthdays, and you win at once.",
+            move=_play("9"),
+            done="You have climbed the Faraway Tree: the first to lay a 9 wins.",
+            hint="Lay the 9.",
+            wrong=_discard("9"),
+            clauses=("F17",),
+        ),
+    ),
+)
+
+LESSONS: tuple[Lesson, ...] = (DRAW, CLIMB, DEAD, EMPTY, PENALTY, WIN)

@@ -39,7 +39,7 @@ START = Lesson(
             done="Sentences grow one card at a time, left to right.",
             hint="Add a word that makes sense after the last one.",
             wrong=_play("Gulliver"),
-            clauses=("G4", "G9"),
+            clauses=("G4",),
         ),
     ),
 )
@@ -143,4 +143,88 @@ TRICK = Lesson(
     ),
 )
 
-LESSONS: tuple[Lesson, ...] = (START, FRONT, STUCK, TRICK)
+MANY = Lesson(
+    game="gulliver",
+    slug="two-packs",
+    title="Two packs for many players",
+    hands=(
+        ("Gulliver", "Spies", "Snoop", "Sneak"),
+        ("Is", "With", "Loves", "Always"),
+        ("Happy", "Removes", "Captures", "Forever"),
+        ("And", "Rescues", "Fighting", "Sleeping"),
+        ("Gulliver", "Dancing", "Singing", "Brave"),
+        ("Is", "Angry", "Terrified", "Prepared"),
+        ("Angry", "Astonished", "Frightened", "Snitch"),
+    ),
+    dealer=0,
+    script=(
+        (1, _play("Is")),
+        (2, _play("Happy")),
+        (3, _play("And")),
+        (4, _play("Gulliver")),
+        (5, _play("Is")),
+        (6, _play("Angry")),
+    ),
+    target=2,
+    steps=(
+        Step(
+            say="Seven players: the game is played with two packs shuffled together. You lead:"
+            " play Gulliver.",
+            move=_play("Gulliver"),
+            done="Watch the sentence go round the table.",
+            hint="Lead with Gulliver.",
+            wrong=DRAW,
+            clauses=("G1", "G3"),
+        ),
+        Step(
+            say="Gulliver Is Happy And Gulliver Is Angry: with two packs a word can come twice."
+            " Seven cards, complete: the seventh player took the trick. Lead the next one.",
+            kind="play",
+            done="Whoever plays after the trick leads the next sentence.",
+            hint="Lead with a noun.",
+            wrong=DRAW,
+            clauses=("G1", "G3", "G5"),
+        ),
+    ),
+)
+
+CHALLENGE = Lesson(
+    game="gulliver",
+    slug="challenges",
+    title="Challenges",
+    hands=(("Is", "Happy", "Always", "Sneak"), ("Gulliver", "Loves", "With", "Spies")),
+    dealer=1,
+    options={"challenges": True},
+    script=((1, _play("Gulliver")), (1, {"type": "vote", "accept": True})),
+    target=3,
+    steps=(
+        Step(
+            say="In a match with challenges on, you may challenge the card just played before"
+            " the next player lays one. Challenge Gulliver.",
+            move={"type": "challenge"},
+            done="Everyone votes: does the card stand?",
+            hint="Challenge the card.",
+            wrong={"type": "vote", "accept": False},
+            clauses=("G17",),
+        ),
+        Step(
+            say="Gulliver is a fine start, so vote to let it stand.",
+            move={"type": "vote", "accept": True},
+            done="The majority let it stand. A card voted down goes back, and its player"
+            " misses that turn.",
+            hint="Vote to accept.",
+            wrong={"type": "challenge"},
+            clauses=("G17",),
+        ),
+        Step(
+            say="Now carry on the sentence.",
+            kind="play",
+            done="Challenges are off unless a match turns them on.",
+            hint="Play a card that follows Gulliver.",
+            wrong=_play("Sneak"),
+            clauses=("G4",),
+        ),
+    ),
+)
+
+LESSONS: tuple[Lesson, ...] = (START, FRONT, STUCK, TRICK, MANY, CHALLENGE)
