@@ -29,12 +29,13 @@ def _references(path: Path) -> set[str]:
             found.add(node.id)
         elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("games.lessons"):
             found.add(node.module or "")
-        elif isinstance(node, ast.ImportFrom) and node.module == "games" and any(
-            a.name == "lessons" for a in node.names
-        ):
-            found.add("games.lessons")
-        elif isinstance(node, ast.Import) and any(
-            a.name.startswith("games.lessons") for a in node.names
+        elif (
+            isinstance(node, ast.ImportFrom)
+            and node.module == "games"
+            and any(a.name == "lessons" for a in node.names)
+        ) or (
+            isinstance(node, ast.Import)
+            and any(a.name.startswith("games.lessons") for a in node.names)
         ):
             found.add("games.lessons")
     return found
