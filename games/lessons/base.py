@@ -28,7 +28,9 @@ class Step:
     ``done``: said after it succeeds. ``hint``: said on another try, before the engine's own
     reason when the engine refuses the try. ``wrong``: an example of a try the engine refuses
     at this step (the replay test holds the engine to refusing it). ``clauses``: the rule-sheet
-    clause ids this step teaches (docs/lessons.md, "Clause map").
+    clause ids this step teaches (docs/lessons.md, "Clause map"). ``shows``: what the ``done``
+    words claim the move did, as parts of the engine's events (each dict's items found in one
+    event of the move), so the replay test holds the words to the engine.
     """
 
     say: str
@@ -38,6 +40,7 @@ class Step:
     clauses: tuple[str, ...] = ()
     move: Move | None = None
     kind: str | None = None
+    shows: tuple[dict[str, Any], ...] = ()
 
     def wants(self, move: Move) -> bool:
         if self.move is not None:
@@ -103,13 +106,15 @@ class Run:
 
 @dataclass(frozen=True)
 class Outcome:
-    """What one try did: ``ok`` (the step is done), the ``words`` to show, the new ``run``
-    and the scripted ``replies`` the other seats made after it, as ``(seat, move)``."""
+    """What one try did: ``ok`` (the step is done), the ``words`` to show, the new ``run``,
+    the ``events`` of the learner's move as the learner may see them, and the scripted
+    ``replies`` the other seats made after it, as ``(seat, move)``."""
 
     ok: bool
     words: str
     run: Run
     replies: tuple[tuple[int, Move], ...] = ()
+    events: tuple[dict[str, Any], ...] = ()
 
 
 def deal_order(
@@ -165,8 +170,9 @@ def lesson_try(run: Run, move: Move) -> Outcome:
     if not step.wants(move):
         return Outcome(False, step.hint, tried)
     state = engine.apply(run.state, LEARNER, move)
+    events = tuple(engine.redact(engine.events(state), LEARNER))
     moved, replies = _replies(replace(tried, state=state, step=run.step + 1))
-    return Outcome(True, step.done, moved, replies)
+    return Outcome(True, step.done, moved, replies, events)
 
 
 def _replies(run: Run) -> tuple[Run, tuple[tuple[int, Move], ...]]:

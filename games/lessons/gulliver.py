@@ -44,6 +44,36 @@ START = Lesson(
     ),
 )
 
+BUILD = Lesson(
+    game="gulliver",
+    slug="build",
+    title="Build the sentence",
+    hands=(("Happy", "Is", "And", "Always"), ("King Little", "Astonished", "With", "Snoop")),
+    dealer=1,
+    script=((1, _play("King Little")), (1, _play("Astonished"))),
+    target=2,
+    steps=(
+        Step(
+            say="King Little leads. Each card must keep it a sentence someone could finish."
+            " Add Is.",
+            move=_play("Is"),
+            done="King Little Is...",
+            hint="Add Is.",
+            wrong=_play("Happy"),
+            clauses=("G4",),
+        ),
+        Step(
+            say="King Little Is Astonished is a whole sentence, but only three cards: a trick"
+            " takes seven, so it goes on. Add a card that fits.",
+            kind="play",
+            done="A sentence goes on until it is complete with seven cards or more.",
+            hint="Find a card that carries the sentence on.",
+            wrong=_play("Is"),
+            clauses=("G4", "G5"),
+        ),
+    ),
+)
+
 FRONT = Lesson(
     game="gulliver",
     slug="adjective-in-front",
@@ -136,6 +166,11 @@ TRICK = Lesson(
             move=_play("Princess Glory"),
             done="Your trick! And your hand is empty: the round ends. You score 20 for the"
             " trick and 20 for going out first; your opponent loses 5 for each card left.",
+            shows=(
+                {"type": "trick", "seat": 0},
+                {"type": "out", "seat": 0},
+                {"type": "round_end", "gained": [40, 0], "lost": [0, 5]},
+            ),
             hint="Play Princess Glory.",
             wrong=DRAW,
             clauses=("G5", "G10", "G14", "G15"),
@@ -227,4 +262,4 @@ CHALLENGE = Lesson(
     ),
 )
 
-LESSONS: tuple[Lesson, ...] = (START, FRONT, STUCK, TRICK, MANY, CHALLENGE)
+LESSONS: tuple[Lesson, ...] = (START, BUILD, FRONT, STUCK, TRICK, MANY, CHALLENGE)

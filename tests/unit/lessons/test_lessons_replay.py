@@ -65,6 +65,10 @@ def test_lesson_replays_through_the_engine(lesson: Lesson) -> None:
             _finish(branch.run)
         out = lesson_try(run, _wanted(run)[0])
         assert out.ok and out.words == step.done
+        for shown in step.shows:  # what the done words claim, in the engine's events
+            assert any(shown.items() <= event.items() for event in out.events), (
+                f"step {run.step}: {shown} not among {out.events}"
+            )
         for seat, _move in out.replies:
             assert seat != LEARNER
         run = out.run
