@@ -52,6 +52,8 @@ def test_lesson_replays_through_the_engine(lesson: Lesson) -> None:
         assert LEARNER in engine.awaiting(run.state), f"step {run.step}: learner not awaited"
         assert step.say and step.done and step.hint and step.clauses
         # The "try again" example: refused by the engine, with a reason, changing nothing.
+        if "card" in step.wrong:  # a try a learner could make: a card in its own hand
+            assert step.wrong["card"] in engine.view(run.state, LEARNER)["hand"], step.wrong
         reason = engine.explain(run.state, LEARNER, step.wrong)
         assert reason, f"step {run.step}: the engine takes the wrong example {step.wrong}"
         out = lesson_try(run, step.wrong)
