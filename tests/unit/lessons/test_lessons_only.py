@@ -89,3 +89,20 @@ def test_a_lesson_deal_holds_only_cards_of_the_pack() -> None:
     engine = get_engine("faraway")
     with pytest.raises(ValueError, match="the pack does not"):
         deal_order(engine, [("1",) * 5 + ("2",), ("3",) * 6], 1, ())
+
+
+def test_the_lessons_import_only_the_engines() -> None:
+    """Lessons never reach a match: their modules import the engines and the standard
+    library, never Django, the models or the services."""
+    allowed = ("games.engines", "games.lessons", "__future__", "collections", "dataclasses")
+    allowed += ("typing",)
+    for path in (ROOT / "games" / "lessons").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                names = ["games.lessons" if node.level else node.module or ""]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            for name in names:
+                assert name.startswith(allowed), f"{path.name} imports {name}"
