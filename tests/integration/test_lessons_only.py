@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from games.engines import get_engine
-from games.lessons import lessons_for
-from games.lessons.base import deal_order
+from games.lessons import games, lessons_for
+from games.lessons.base import LEARNER, deal_order, lesson_start, lesson_try
 from games.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -29,3 +29,19 @@ def test_the_new_match_form_ignores_a_posted_pack_order(ann, ann_client):
     lesson_deal = engine.new_game_from_pack(2, pack, {"dealer": match.options.get("dealer", 0)})
     assert engine.view(dealt, None)["hand_counts"] == [6, 6]
     assert engine.dump(dealt)["seed"] == match.seed != engine.dump(lesson_deal)["seed"]
+
+
+def test_playing_every_lesson_through_asks_nothing_of_the_database(django_assert_num_queries):
+    """No Match row, move, rating, history, record or notice: a lesson runs on the engine
+    alone, every step's wrong try and wanted move included."""
+    with django_assert_num_queries(0):
+        for game in games():
+            engine = get_engine(game)
+            for lesson in lessons_for(game):
+                run = lesson_start(lesson)
+                while not run.finished:
+                    step = lesson.steps[run.step]
+                    assert not lesson_try(run, step.wrong).ok
+                    legal = engine.legal_moves(run.state, LEARNER)
+                    move = step.move or next(m for m in legal if m["type"] == step.kind)
+                    run = lesson_try(run, move).run
