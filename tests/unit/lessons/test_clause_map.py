@@ -65,3 +65,13 @@ def test_clauses_are_numbered_in_order() -> None:
         ids = list(clauses)
         prefix = ids[0][0]
         assert ids == [f"{prefix}{i}" for i in range(1, len(ids) + 1)], game
+
+
+def test_the_lesson_tables_name_every_lesson_with_its_target() -> None:
+    """docs/lessons.md's "The lessons" tables: every lesson, in order, with its target."""
+    text = DOC.read_text().split("## The lessons", 1)[1].split("## Clause map", 1)[0]
+    rows = re.findall(r"^\|\s*`([\w-]+)`\s*\|[^|]+\|\s*(\d+)\s*\|$", text, re.MULTILINE)
+    listed = [(slug, int(target)) for slug, target in rows]
+    assert listed == [
+        (lesson.slug, lesson.target) for game in games() for lesson in lessons_for(game)
+    ]
