@@ -20,6 +20,11 @@ JSON = Any
 Move = dict[str, Any]
 
 
+# The seed of every lesson's game (``Engine.new_game_from_pack``): a string, where a match's
+# seed is always a whole number, so no lesson's game can be taken for a match's.
+LESSON_SEED = "lesson"
+
+
 class IllegalMove(Exception):
     """A move that is not one of ``legal_moves(state, seat)``; the message is for the player."""
 
@@ -201,6 +206,27 @@ class Engine(ABC):
     def sample_state(self, view: dict[str, Any], rng: random.Random) -> Any:
         """A full state consistent with everything ``view`` shows, the cards its seat cannot
         see dealt at random by ``rng`` (a determinization, for the bots' search)."""
+
+    # Lessons (issue 34, docs/lessons.md): a lesson deals a pack order it chose. Only the
+    # lessons' runner (games/lessons/base.py) calls these; the match services never do, and a
+    # lesson's seed is a string, never a match's whole-number seed.
+
+    def lesson_pack(self, num_players: int) -> tuple[str, ...]:
+        """Every card a table of ``num_players`` is dealt from, in the pack's printed order:
+        a lesson names its hands and the cards after them, and the rest follow in this order."""
+        raise NotImplementedError(f"{self.title} has no lessons.")
+
+    def new_game_from_pack(
+        self, num_players: int, pack: Sequence[str], options: dict | None = None
+    ) -> Any:
+        """A lesson's game: ``pack`` dealt in the order given (the whole pack, its first card
+        dealt first), reshuffles from the fixed seed ``LESSON_SEED``. For lessons only: the
+        match services deal with ``new_game`` from the match's own seed and never call this.
+        ``options`` may not hold a ``deck`` of its own (``ValueError``)."""
+        options = dict(options or {})
+        if "deck" in options:
+            raise ValueError("A lesson's pack order is the pack argument, not a 'deck' option.")
+        return self.new_game(num_players, LESSON_SEED, {**options, "deck": list(pack)})
 
     def round_over(self, state: Any) -> bool:
         """True while the match waits for the server's seatless ``next_round`` step."""

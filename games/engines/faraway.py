@@ -410,6 +410,10 @@ class FarawayEngine(Engine):
     def awaiting(self, state: FarawayState) -> list[int]:
         return [] if state.phase == OVER else [state.turn]
 
+    def lesson_pack(self, num_players: int) -> tuple[str, ...]:
+        self.check_players(num_players)
+        return PACK
+
     def legal_moves(self, state: FarawayState, seat: int) -> list[Move]:
         if seat != state.turn or state.phase == OVER:
             return []

@@ -466,6 +466,10 @@ class GulliverEngine(Engine):
             return _CHALLENGE_ONLY
         return _NONE
 
+    def lesson_pack(self, num_players: int) -> tuple[str, ...]:
+        self.check_players(num_players)
+        return W.pack_for(num_players)
+
     def legal_moves(self, state: GulliverState, seat: int) -> list[dict[str, Any]]:
         # Fresh dicts, so a caller that edits a move cannot corrupt the cached list.
         return [dict(m) for m in self._legal(state, seat)]

@@ -1,0 +1,25 @@
+"""Lessons for each game, keyed by game name like the engines' registry (docs/lessons.md).
+
+``lessons_for(game)`` gives a game's lessons in teaching order; ``CLAUSES`` each game's
+rule-sheet clause ids with the ones left to the rules page. A third game adds its module and a
+row to ``_GAMES``.
+"""
+
+from __future__ import annotations
+
+from . import faraway, gulliver
+from .base import Lesson, Outcome, Run, Step, lesson_start, lesson_try
+
+__all__ = ["Lesson", "Outcome", "Run", "Step", "lesson_start", "lesson_try", "lessons_for"]
+
+_GAMES = {"faraway": faraway.LESSONS, "gulliver": gulliver.LESSONS}
+
+
+def games() -> list[str]:
+    """The games that have lessons."""
+    return list(_GAMES)
+
+
+def lessons_for(game: str) -> tuple[Lesson, ...]:
+    """``game``'s lessons in teaching order; ``KeyError`` for a game without lessons."""
+    return _GAMES[game]
