@@ -10,6 +10,7 @@ before, for docs/performance.md.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,17 +18,28 @@ import pytest
 from playwright.sync_api import Page, Request
 
 from tests.functional.pages import TablePage, log_in
-from tests.functional.test_embedded_default import Person, Site, Tally, make_run_site
+from tests.functional.test_embedded_default import Person, Site, Tally, _table, make_run_site
 
 pytestmark = [pytest.mark.browser]
 
 STREAMING_JS = "() => !!window.parlourLive && window.parlourLive.streaming()"
-# The moment (Date.now()) #table's version last changed on this page.
+# Each version #table shows, with the moment (Date.now()) it appeared, and the moment the last
+# move's POST was answered (htmx:afterRequest): the page's own clock, the machine's.
 WATCH_JS = """() => {
-  window.__changedAt = null;
-  new MutationObserver(() => { window.__changedAt = Date.now(); })
-    .observe(document.querySelector('main'), {childList: true, subtree: true});
+  if (window.__versions) return;
+  const shown = () => Number(document.querySelector('#table')?.dataset.version);
+  window.__versions = [[Date.now(), shown()]];
+  new MutationObserver(() => {
+    const v = shown(), last = window.__versions[window.__versions.length - 1];
+    if (v !== last[1]) window.__versions.push([Date.now(), v]);
+  }).observe(document.querySelector('main'), {childList: true, subtree: true, attributes: true});
+  document.addEventListener('htmx:afterRequest', e => {
+    if (e.detail.requestConfig && e.detail.requestConfig.verb === 'post') {
+      window.__answeredAt = Date.now();
+    }
+  });
 }"""
+SHOWN_AT_JS = "v => (window.__versions.find(([, shown]) => shown >= v) || [null])[0]"
 TABLE_FETCH = re.compile(r"matches/\d+/table/")
 FOLLOWERS = ("accounts/badge/", "notices/next/")
 
@@ -74,25 +86,35 @@ def bot_reply_ms(page: Page, table: Table, timeout_ms: int = 15_000) -> float:
         after = table.play(table.snapshot().moves[0])
         if not after.moves or after.status != "active":
             break
-    answered_at = page.evaluate("Date.now()")
+    answered_at = page.evaluate("window.__answeredAt")
     table.wait_for_version(after.version + 1, timeout_ms=timeout_ms)
-    return page.evaluate("window.__changedAt") - answered_at
+    return page.evaluate(SHOWN_AT_JS, after.version + 1) - answered_at
 
 
-def other_seat_ms(page: Page, table: TablePage, mover: Person, pk: int) -> float:
-    """``mover`` plays over HTTP; ms from its answer to ``page`` showing the new version."""
-    page.evaluate(WATCH_JS)
-    version = table.snapshot().version
+def other_seat_ms(page: Page, table: Table, mover: Person, pk: int) -> float:
+    """``mover`` plays over HTTP; ms from its answer to ``page`` showing the new version (once
+    the page shows the version the mover plays on)."""
     status, body, _ = mover.request("poll", "GET", f"/matches/{pk}/table/", htmx=True)
-    move = re.findall(r'data-move="([^"]+)"', body)[0]
-    import html as _html
-
-    fields = {"move": _html.unescape(move), "version": str(version)}
+    current = _table(body)
+    table.wait_for_version(current.version, timeout_ms=15_000)
+    page.evaluate(WATCH_JS)
+    fields = {"move": current.moves[0], "version": str(current.version)}
     status, _, _ = mover.request("move", "POST", f"/matches/{pk}/move/", fields, htmx=True)
+    answered_at = time.time() * 1000  # the same clock as the page's Date.now()
     assert status == 200, status
-    answered_at = page.evaluate("Date.now()")
-    table.wait_for_version(version + 1, timeout_ms=15_000)
-    return page.evaluate("window.__changedAt") - answered_at
+    table.wait_for_version(current.version + 1, timeout_ms=15_000)
+    return page.evaluate(SHOWN_AT_JS, current.version + 1) - answered_at
+
+
+def http_move(person: Person, pk: int) -> bool:
+    """``person`` plays the first move offered over HTTP; ``False`` if none is."""
+    status, body, _ = person.request("poll", "GET", f"/matches/{pk}/table/", htmx=True)
+    current = _table(body)
+    if not current.moves or current.status != "active":
+        return False
+    fields = {"move": current.moves[0], "version": str(current.version)}
+    status, _, _ = person.request("move", "POST", f"/matches/{pk}/move/", fields, htmx=True)
+    return status == 200
 
 
 def test_a_bots_reply_reaches_the_screen_by_the_stream_without_a_poll(make_run, make_context):
