@@ -6,6 +6,7 @@ default"."""
 from __future__ import annotations
 
 import shutil
+import socket
 import tempfile
 import threading
 import time
@@ -137,14 +138,22 @@ def test_nobody_listening_drops_the_message_without_an_error(settings, tmp_path)
     assert local.send({"m": 1, "v": 2, "p": 0, "u": []}) is False
 
 
-def test_a_second_process_finds_the_socket_held_and_a_stale_one_is_replaced(tmp_path):
-    path = str(Path(tempfile.mkdtemp(prefix="plive", dir="/tmp")) / "live.sock")
+@pytest.fixture
+def short_dirs() -> Iterator[list[str]]:
+    """Folders with short paths (a Unix socket's path is at most 107 bytes), removed after."""
+    made: list[str] = []
+    yield made
+    for folder in made:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_second_process_finds_the_socket_held_and_a_stale_one_is_replaced(short_dirs):
+    short_dirs += [tempfile.mkdtemp(prefix="plive", dir="/tmp") for _ in range(2)]
+    path = str(Path(short_dirs[0]) / "live.sock")
     first = local.LocalHub(path)
     assert first.ready()
     assert not local.LocalHub(path).ready()  # held: that process's pages poll
-    stale = str(Path(tempfile.mkdtemp(prefix="plive", dir="/tmp")) / "live.sock")
-    import socket
-
+    stale = str(Path(short_dirs[1]) / "live.sock")
     gone = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     gone.bind(stale)
     gone.close()  # the file stays behind, as after a killed server
