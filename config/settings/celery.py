@@ -20,6 +20,8 @@ from config.settings.mail import PARLOUR_REMINDER_EVERY
 REDIS_URL = os.environ.get("REDIS_URL", "")
 _broker = os.environ.get("CELERY_BROKER_URL", "")
 CELERY_FILESYSTEM_DIR = DATA_DIR / "broker"
+# Seconds between the worker's looks for new tasks on the filesystem broker (make run).
+PARLOUR_BROKER_POLL = float(os.environ.get("PARLOUR_BROKER_POLL", "0.05"))
 # Seconds a Redis connect or command may take before it counts as down (core/publish.py):
 # short, so a move committed while Redis is unreachable or hung still answers at once (redis-py
 # would otherwise wait for the kernel's SYN retries, two minutes).
@@ -55,6 +57,10 @@ elif _broker == "filesystem":
         "store_processed": False,
         # kombu's default is ./control, which would litter whatever directory the worker runs in.
         "control_folder": str(CELERY_FILESYSTEM_DIR / "control"),
+        # Seconds between the worker's looks at the queue folder: kombu's default (1 s) kept a
+        # bot's turn waiting ~0.5 s on average; 0.05 s costs the idle worker about a percent
+        # of a core (docs/performance.md, issue 35).
+        "polling_interval": PARLOUR_BROKER_POLL,
     }
     CELERY_TASK_ALWAYS_EAGER = False
 else:

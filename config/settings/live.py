@@ -6,14 +6,27 @@ from __future__ import annotations
 
 import os
 
-from config.settings.celery import CELERY_TASK_DEFAULT_QUEUE, REDIS_URL
+from config.settings.base import DATA_DIR
+from config.settings.celery import CELERY_BROKER_URL, CELERY_TASK_DEFAULT_QUEUE, REDIS_URL
 from config.settings.database import DATABASES
 
 # --- Live events (games/live/, docs/live.md) ---------------------------------------------------
 # Open pages hear "match M is at version V" and their badge count over one server-sent-events
-# stream a tab, fed by Redis pub/sub: on whenever Redis is configured. Without it (the embedded
-# default) pages poll as before; PARLOUR_LIVE=0 turns streams off with Redis too.
-PARLOUR_LIVE = bool(REDIS_URL) and os.environ.get("PARLOUR_LIVE", "1") == "1"
+# stream a tab, fed by Redis pub/sub: on whenever Redis is configured. PARLOUR_LIVE=0 turns
+# streams off (pages poll).
+_live_wanted = os.environ.get("PARLOUR_LIVE", "1") == "1"
+# Without Redis, on the embedded default (make run: the filesystem broker), the web process
+# is told of each change through a local socket instead (games/live/local.py): on by default
+# there, off elsewhere without Redis (tests' in-process tasks); PARLOUR_LIVE_LOCAL=1/0 decides.
+PARLOUR_LIVE_LOCAL = (
+    not REDIS_URL
+    and _live_wanted
+    and os.environ.get("PARLOUR_LIVE_LOCAL", "1" if CELERY_BROKER_URL == "filesystem://" else "0")
+    == "1"
+)
+PARLOUR_LIVE = (bool(REDIS_URL) and _live_wanted) or PARLOUR_LIVE_LOCAL
+# The local socket (a Unix datagram socket; one web process binds it, every process sends).
+PARLOUR_LIVE_SOCKET = os.environ.get("PARLOUR_LIVE_SOCKET", str(DATA_DIR / "live.sock"))
 # One channel a deployment (pub/sub ignores Redis's database numbers, so two sites or test runs
 # sharing a server are kept apart by name).
 PARLOUR_LIVE_CHANNEL = os.environ.get(

@@ -3,7 +3,9 @@
 Called inside the transaction that changed a match (a move, a bot's turn, a deal, a phrase, a
 deadline) or a person's notices (a challenge, a rematch offer); the message goes out on commit,
 so a stream never announces a version that a reader cannot see yet, and a rolled-back change is
-never announced. Without Redis (``PARLOUR_LIVE`` off) nothing is sent and pages poll.
+never announced. Without Redis, on the embedded default (``PARLOUR_LIVE_LOCAL``), the message
+goes to the local hub's socket instead (``games/live/local.py``); with streams off nothing is
+sent and pages poll.
 
 Redis down costs a request as little as a broker outage does (``core/publish.py``): short
 socket timeouts, then this process skips Redis for ``PARLOUR_LIVE_BACKOFF`` seconds (1) without
@@ -26,6 +28,7 @@ from django.db import transaction
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from games.live import local
 from games.models import Match
 
 logger = logging.getLogger("parlour.live")
@@ -48,10 +51,13 @@ def _redis() -> redis.Redis:
 
 
 def send(message: dict[str, Any]) -> bool:
-    """Publish ``message`` now (no transaction wait); ``False`` if Redis is off or down."""
+    """Publish ``message`` now (no transaction wait); ``False`` if Redis is off or down.
+    Without Redis, on the embedded default, one datagram to the local hub (games/live/local.py)."""
     global _down_until
     if not settings.PARLOUR_LIVE:
         return False
+    if settings.PARLOUR_LIVE_LOCAL:
+        return local.send(message)
     now = time.monotonic()
     if now < _down_until:
         return False

@@ -11,16 +11,20 @@ whenever the process loses Redis (the page polls until a stream can be had again
 
 Signed out: 403. A match the person may not see (or no such match): 404, by the table's own
 visibility rule (``match_poll_version``); the match's members are told of a change before its
-watchers (games/live/hub.py). Streams off (no Redis) or a WSGI server (``runserver``,
-which would hold the endless answer back): 204, "no stream here". Redis down: 503 (try again
-later). Either way the page polls.
+watchers (games/live/hub.py). Without Redis, on the embedded default, the local hub
+(games/live/local.py) wakes the streams, under ``runserver`` (WSGI: a sync generator) as under
+ASGI. Streams off, or Redis's streams on a WSGI server (which would hold the endless answer
+back): 204, "no stream here". Redis down, or the local socket held by another process: 503
+(try again later). Either way the page polls.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -32,12 +36,14 @@ from django.views.decorators.http import require_GET
 
 from accounts.selectors import notify
 from games.live.hub import Hub, Listener, hub, settle
+from games.live.local import LocalHub, LocalListener, local_hub
 from games.selectors.access import match_watch_marks
 from games.selectors.notices import turns_waiting_count
 from games.views.notice_sources import notice_counts
 
 LIFETIME = 1800.0  # seconds a stream lasts before the browser is asked to reconnect
 RETRY_MS = 2000  # the reconnect delay the browser is told (EventSource's ``retry:``)
+SYNC_HEARTBEAT = 5.0  # seconds between a WSGI stream's comments at most (a closed tab's thread)
 
 
 def table_id(marks: tuple[int, int]) -> str:
@@ -113,6 +119,8 @@ async def live_stream(request: HttpRequest) -> HttpResponse:
         if found is None:
             raise Http404("No such match.")
         member = found[1]
+    if settings.PARLOUR_LIVE_LOCAL:
+        return await _local_stream(request, match_id, user)
     if not settings.PARLOUR_LIVE or not isinstance(request, ASGIRequest):
         # Off, or a WSGI server (runserver), which would hold the whole endless answer back:
         # 204, which tells an EventSource not to reconnect (the page polls instead).
@@ -134,7 +142,10 @@ async def live_stream(request: HttpRequest) -> HttpResponse:
 
 
 async def _events(
-    this_hub: Hub, listener: Listener, user: AbstractBaseUser, last_id: str
+    this_hub: Hub | LocalHub,
+    listener: Listener | LocalListener,
+    user: AbstractBaseUser,
+    last_id: str,
 ) -> AsyncIterator[str]:
     loop = asyncio.get_running_loop()
     ends = loop.time() + LIFETIME
@@ -155,11 +166,11 @@ async def _events(
             if left <= 0:
                 return
             try:
-                await asyncio.wait_for(listener.wake.wait(), min(heartbeat, left))
+                await asyncio.wait_for(listener.wake.wait(), min(heartbeat, left))  # type: ignore[union-attr]
             except TimeoutError:
                 yield ": keep-alive\n\n"
                 continue
-            listener.wake.clear()
+            listener.wake.clear()  # type: ignore[union-attr]
             if listener.down:
                 return
             table = listener.table
@@ -170,6 +181,71 @@ async def _events(
             if listener.badge:
                 listener.badge = False
                 count, turns = await sync_to_async(_badge)(listener.user_id)
+                yield _event("badge", {"count": count, "turns": turns})
+    finally:
+        this_hub.forget(listener)
+
+
+async def _local_stream(
+    request: HttpRequest, match_id: int | None, user: AbstractBaseUser
+) -> HttpResponse:
+    """The embedded default's stream, woken by the local hub (games/live/local.py): an async
+    generator under ASGI; under WSGI (``runserver``, threaded) a sync one, which the server
+    writes out event by event in the request's thread (an async one it would collect whole)."""
+    this_hub = local_hub()
+    if not this_hub.ready():
+        response = _refusal("Live changes are unavailable for now: the page polls.", 503)
+        response["Retry-After"] = "10"
+        return response
+    last_id = request.headers.get("Last-Event-ID", "")
+    if isinstance(request, ASGIRequest):
+        listener = this_hub.listen(match_id, user.pk, asyncio.get_running_loop())
+        events: Any = _events(this_hub, listener, user, last_id)
+    else:
+        listener = this_hub.listen(match_id, user.pk)
+        events = _sync_events(this_hub, listener, user, last_id)
+    response = StreamingHttpResponse(events, content_type="text/event-stream")
+    response["Cache-Control"] = "no-store"
+    response["X-Accel-Buffering"] = "no"
+    await sync_to_async(_release)()
+    return response
+
+
+def _sync_events(
+    this_hub: LocalHub, listener: LocalListener, user: AbstractBaseUser, last_id: str
+) -> Iterator[str]:
+    """``_events`` for a WSGI server: the same events, waiting on a ``threading.Event``. A
+    comment every ``SYNC_HEARTBEAT`` seconds at most finds a closed tab (the write fails and
+    the server ends the generator), so its thread is freed within that time."""
+    ends = time.monotonic() + LIFETIME
+    heartbeat = min(float(settings.PARLOUR_LIVE_HEARTBEAT), SYNC_HEARTBEAT)
+    sent: tuple[int, int] | None = None
+    try:
+        yield f"retry: {RETRY_MS}\n\n"
+        if listener.match_id is not None:
+            marks = _marks(listener.match_id, user)
+            if marks is not None:
+                if table_id(marks) == last_id:
+                    sent = marks
+                listener.offer_table(marks)
+        listener.offer_badge()
+        while True:
+            left = ends - time.monotonic()
+            if left <= 0:
+                return
+            if not listener.woken.wait(min(heartbeat, left)):
+                yield ": keep-alive\n\n"
+                continue
+            listener.woken.clear()
+            if listener.down:
+                return
+            table = listener.table
+            if table is not None and (sent is None or table > sent):
+                sent = table
+                yield _event("table", {"version": table[0], "phrases": table[1]}, table_id(table))
+            if listener.badge:
+                listener.badge = False
+                count, turns = _badge(listener.user_id)
                 yield _event("badge", {"count": count, "turns": turns})
     finally:
         this_hub.forget(listener)

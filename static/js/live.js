@@ -211,9 +211,27 @@
     if (found && behind(found)) tableFetch();
   });
 
+  // Hidden tabs stay quiet everywhere: the progress polls (an analysis, a data export, a
+  // match's rating changes: hx-trigger "every Ns" on an element marked data-quiet-poll) send
+  // nothing while the tab is hidden, and ask once at once when it is shown again.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (!visible() && elt && elt.hasAttribute && elt.hasAttribute("data-quiet-poll")) {
+      event.preventDefault();
+    }
+  });
+  function quietPollsCatchUp() {
+    if (!window.htmx) return;
+    document.querySelectorAll("[data-quiet-poll]").forEach(function (found) {
+      window.htmx.trigger(found, "parlour-quiet-poll");
+    });
+  }
+
   document.addEventListener("visibilitychange", function () {
-    if (visible()) shown();
-    else hidden();
+    if (visible()) {
+      shown();
+      quietPollsCatchUp();
+    } else hidden();
   });
   // The page was rendered current: only start listening (or the timers).
   if (visible()) {

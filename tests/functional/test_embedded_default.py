@@ -32,6 +32,7 @@ import urllib.parse
 import urllib.request
 from collections import Counter
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.cookiejar import CookieJar
 from pathlib import Path
@@ -309,10 +310,10 @@ class Site:
                 proc.wait(timeout=10)
 
 
-def _manage(env: dict[str, str], *args: str) -> str:
+def _manage(env: dict[str, str], *args: str, cwd: Path | None = None) -> str:
     done = subprocess.run(
         [sys.executable, "manage.py", *args],
-        cwd=settings.BASE_DIR,
+        cwd=cwd or settings.BASE_DIR,
         env=env,
         capture_output=True,
         text=True,
@@ -370,6 +371,16 @@ with open(os.environ["PARLOUR_DUMP"], "w") as f:
 @pytest.fixture
 def embedded_site(tmp_path: Path) -> Iterator[Site]:
     """``make run``'s web process and worker on a fresh SQLite file, people already registered."""
+    with make_run_site(tmp_path) as site:
+        yield site
+
+
+@contextmanager
+def make_run_site(tmp_path: Path, code: Path | None = None, beat: bool = False) -> Iterator[Site]:
+    """``make run``'s processes (web, worker, and beat if asked) on a fresh SQLite file in
+    ``tmp_path``, people already registered; ``code`` runs another checkout (bench/, to measure
+    the commit before side by side)."""
+    code = Path(code or settings.BASE_DIR)
     data_dir = tmp_path / "var"
     env = {
         key: value
@@ -384,6 +395,9 @@ def embedded_site(tmp_path: Path) -> Iterator[Site]:
             # make run leaves debug mode to developers who ask for it (PARLOUR_DEBUG=1).
             "DEBUG",
             "PARLOUR_DEBUG",
+            "PARLOUR_LIVE",
+            "PARLOUR_LIVE_LOCAL",
+            "PARLOUR_LIVE_SOCKET",
         }
     }
     env.update(
@@ -398,8 +412,8 @@ def embedded_site(tmp_path: Path) -> Iterator[Site]:
             "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE", "config.settings"),
         }
     )
-    _manage(env, "migrate", "--noinput")
-    _manage(env, "shell", "-c", CREATE_PEOPLE.format(names=PEOPLE, password=PASSWORD))
+    _manage(env, "migrate", "--noinput", cwd=code)
+    _manage(env, "shell", "-c", CREATE_PEOPLE.format(names=PEOPLE, password=PASSWORD), cwd=code)
 
     port = _free_port()
     base_url = f"http://127.0.0.1:{port}"
@@ -410,7 +424,7 @@ def embedded_site(tmp_path: Path) -> Iterator[Site]:
             procs.append(
                 subprocess.Popen(
                     [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
-                    cwd=settings.BASE_DIR,
+                    cwd=code,
                     env=env,
                     stdout=web_out,
                     stderr=subprocess.STDOUT,
@@ -423,13 +437,23 @@ def embedded_site(tmp_path: Path) -> Iterator[Site]:
                         *("-A", "config", "worker", "--pool=solo"),
                         *("--without-gossip", "--without-mingle", "-l", "info"),
                     ],
-                    cwd=settings.BASE_DIR,
+                    cwd=code,
                     env=env,
                     stdout=worker_out,
                     stderr=subprocess.STDOUT,
                 )
             )
             site = Site(base_url, env, data_dir, server_log, worker_log, *procs)
+            if beat:
+                procs.append(
+                    subprocess.Popen(
+                        [*_celery_command(), "-A", "config", "beat", "-l", "info"],
+                        cwd=code,
+                        env=env,
+                        stdout=web_out,
+                        stderr=subprocess.STDOUT,
+                    )
+                )
             _wait_until(lambda: _server_answers(base_url), "the web server", procs)
             _wait_until(lambda: " ready." in worker_log.read_text(), "the worker", procs)
             yield site
@@ -607,13 +631,11 @@ def test_a_private_match_is_the_sites_own_404_under_make_run(embedded_site: Site
     pk = ann.match_new("faraway", ["me", "person"], visibility="private")
     assert ann.open_table(pk).status == "waiting"
 
-    # No Redis here: the page has no live stream and polls (docs/live.md), and a stream asked
-    # for anyway is refused at once (runserver is WSGI) rather than held open.
+    # No Redis here, and still live: the page listens to its stream, fed by the local hub
+    # (docs/live.md, "The embedded default"; tests/functional/test_embedded_live_browser.py).
     status, page, _ = ann.request("detail", "GET", f"/matches/{pk}/")
-    assert status == 200 and "data-live=" not in page and 'hx-trigger="parlour-poll"' in page
-    assert "js/live.js" in page
-    status, _, _ = ann.request("live", "GET", "/live/")
-    assert status == 204
+    assert status == 200 and f'data-live="/live/?match={pk}"' in page
+    assert 'hx-trigger="parlour-poll"' in page and "js/live.js" in page
 
     status, page, _ = bea.request("detail", "GET", f"/matches/{pk}/")
     assert status == 404

@@ -152,7 +152,7 @@ def test_the_section_polls_while_preparing_and_shows_progress(ann):
     export = DataExport.objects.create(user=ann, total=40, done=10)
     client = factories.client_for(ann)
     page = client.get("/accounts/").content.decode()
-    assert 'hx-trigger="every 2s"' in page and "10 of 40 matches" in page
+    assert 'hx-trigger="every 2s, parlour-quiet-poll"' in page and "10 of 40 matches" in page
     assert client.get("/accounts/data/").status_code == 302  # a plain GET: the account page
     poll = client.get("/accounts/data/", headers=HTMX).content.decode()
     assert "10 of 40" in poll

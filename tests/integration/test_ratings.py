@@ -347,7 +347,7 @@ def test_the_finished_table_says_pending_and_unrated(ann, bea, ann_client):
     html = ann_client.get(f"/matches/{match.pk}/").content.decode()
     assert 'id="rating-pending"' in html and "Rating…" in html
     # That section polls the table on its own until the rating is in.
-    assert f'hx-get="/matches/{match.pk}/table/" hx-trigger="every 3s"' in html
+    assert f'hx-get="/matches/{match.pk}/table/" hx-trigger="every 3s, parlour-quiet-poll"' in html
     ratings_update_due()
     html = ann_client.get(f"/matches/{match.pk}/table/", headers={"HX-Request": "true"})
     assert 'data-rating-status="rated"' in html.content.decode()
