@@ -46,6 +46,8 @@ WATCHER_CACHE = (
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": f"parlour:watch:{DATABASES['default']['NAME']}",
         "TIMEOUT": PARLOUR_WATCHER_RENDER_SECONDS,
+        # Redis gone, a watcher's poll waits this long before rendering its own copy.
+        "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25},
     }
     if REDIS_URL
     else {

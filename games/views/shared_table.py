@@ -20,6 +20,7 @@ seat", a form with their own CSRF token. A fragment holding a CSRF token is neve
 from __future__ import annotations
 
 import hashlib
+import logging
 import time
 from collections.abc import Callable
 
@@ -33,6 +34,7 @@ from accounts.selectors.relations import blocked_ids
 from games.models import Match
 
 WATCHER_CACHE = "watchers"
+logger = logging.getLogger("parlour.watchers")
 SHARED_STATUSES = (Match.Status.ACTIVE, Match.Status.FINISHED)
 
 
@@ -110,11 +112,18 @@ def watcher_table(key: str, render: Callable[[], bytes | None]) -> bytes | None:
     all (nothing stored); a fragment holding a CSRF token is served to its reader and never
     stored."""
     cache = caches[WATCHER_CACHE]
-    content = cache.get(key)
+    try:
+        content = cache.get(key)
+    except Exception as exc:  # the cache down (Redis): each watcher renders their own
+        logger.warning("watchers' cache unreadable (%s): rendering", type(exc).__name__)
+        return render()
     if content is not None:
         return content
     content = render()
     if content is None or b"csrfmiddlewaretoken" in content:
         return content
-    cache.set(key, content, settings.PARLOUR_WATCHER_RENDER_SECONDS)
+    try:
+        cache.set(key, content, settings.PARLOUR_WATCHER_RENDER_SECONDS)
+    except Exception as exc:
+        logger.warning("watchers' cache unwritable (%s)", type(exc).__name__)
     return content

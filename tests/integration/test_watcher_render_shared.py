@@ -28,9 +28,7 @@ DUE = datetime.datetime(2030, 1, 4, 17, 0, tzinfo=datetime.UTC)
 
 
 @pytest.fixture(autouse=True)
-def _empty_cache() -> Iterator[None]:
-    caches[WATCHER_CACHE].clear()
-    yield
+def _empty_cache() -> None:
     caches[WATCHER_CACHE].clear()
 
 
@@ -272,3 +270,22 @@ def test_watchers_share_a_replay_frame_and_never_a_seats(ann, bea, renders):
     assert _frame(ann_client, match, 3, "0") == seat and _frames(renders) == 5
     refused = cal.get(f"/matches/{match.pk}/replay/", {"ply": 3, "as": "0"}, headers=HTMX)
     assert refused.status_code == 403
+
+
+def test_a_cache_out_of_reach_costs_a_render_never_an_error(ann, bea, settings, renders):
+    match = _played(ann, bea)
+    (_, cal), (_, dan) = _watcher("calw"), _watcher("danw")
+    shared = _poll(cal, match)
+    settings.CACHES = {
+        **settings.CACHES,
+        WATCHER_CACHE: {  # a Redis nobody listens to (port 1): refused at once
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",
+            "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25},
+        },
+    }
+    before = _tables(renders)
+    assert _poll(dan, match) == shared and _poll(cal, match) == shared
+    assert _tables(renders) == before + 2  # each rendered their own, as before the cache
+    frame = dan.get(f"/matches/{match.pk}/replay/", {"ply": 2}, headers=HTMX)
+    assert frame.status_code == 200 and b'data-as="public"' in frame.content
