@@ -115,7 +115,12 @@ def prepare_match(
 
     engine = get_engine(game)
     match = match_create(
-        game=game, num_players=2, created_by=users[0], options=dict(options), seed=seed
+        game=game,
+        num_players=2,
+        created_by=users[0],
+        options=dict(options),
+        seed=seed,
+        public=True,  # a third person may watch it (the watcher's poll)
     )
     match_join(match=match, user=users[1])
     seats = {s.index: s for s in match.seats.all()}
@@ -224,7 +229,13 @@ class Kind:
     control: list[int] = field(default_factory=list)
 
 
-def build_kinds(prepared: list[Prepared], poll_match: Any, render_match: Any) -> list[Kind]:
+def build_kinds(
+    prepared: list[Prepared], poll_match: Any, render_match: Any, *, watcher: bool = False
+) -> list[Kind]:
+    """The kinds of request timed; ``watcher``: also the re-rendered poll as a third person,
+    who watches the public match (its browser is ``browsers[2]``): served the watchers' shared
+    render (games/views/shared_table.py), rendered on the first request only."""
+
     def fixed(request: Request) -> Callable[[int], Request]:
         return lambda i: request
 
@@ -238,6 +249,16 @@ def build_kinds(prepared: list[Prepared], poll_match: Any, render_match: Any) ->
             "poll-200", f"poll re-rendered ({rendered})", 200, fixed(Request(0, stale, htmx=True))
         ),
     ]
+    if watcher:
+        kinds.append(
+            Kind(
+                "poll-200-watcher",
+                f"poll re-rendered, a watcher ({rendered})",
+                200,
+                fixed(Request(2, stale, htmx=True)),
+                ("poll-200",),
+            )
+        )
     first = {p.game: p for p in sorted(prepared, key=lambda p: -p.ply)}
     for p in prepared:
 
@@ -426,8 +447,8 @@ def main(argv: list[str] | None = None) -> int:
             f" cluster (initdb's settings, migrated); gunicorn {WORKERS} sync workers, DEBUG off,"
             " Celery eager"
         )
-        users, password = create_users(2, f"web-{secrets.token_hex(3)}")
-        prepared = prepare_all(args, users)
+        users, password = create_users(3, f"web-{secrets.token_hex(3)}")
+        prepared = prepare_all(args, users[:2])
         # The 204 poll does the same work at any ply: it asks the longest match. The table is
         # re-rendered from the Faraway match nearest --render-ply.
         poll_match = max(prepared, key=lambda p: p.ply).original
@@ -436,10 +457,10 @@ def main(argv: list[str] | None = None) -> int:
         connection.close()  # this process's session is idle from here until the counting
 
         web = stack.web(WORKERS)
-        browsers = [Browser(stack.web_port, timeout=30.0) for _ in range(2)]
+        browsers = [Browser(stack.web_port, timeout=30.0) for _ in users]
         for browser, user in zip(browsers, users, strict=True):
             browser.sign_in(user.username, password)
-        kinds = build_kinds(prepared, poll_match, render_match)
+        kinds = build_kinds(prepared, poll_match, render_match, watcher=True)
         # The warm-up rounds connect each worker to the database: the CPU window opens after.
         run_rounds(browsers, kinds, range(args.warmup), record=False)
         watch = CpuWatch({"gunicorn": web.pids, "PostgreSQL": stack.postgres.pids})

@@ -45,3 +45,28 @@ PARLOUR_LIVE_HEARTBEAT = float(os.environ.get("PARLOUR_LIVE_HEARTBEAT", "25"))
 # (its members at once): their pages' fetches arrive spread out, not as one queue in front of
 # the seats' (games/live/hub.py).
 PARLOUR_LIVE_SPREAD = float(os.environ.get("PARLOUR_LIVE_SPREAD", "2"))
+
+# --- Watchers share one render (games/views/shared_table.py, docs/live.md) ---------------------
+# Seconds a public match's table, as every watcher sees it at one version, stays cached for the
+# next watcher (a new version or shown mark is a new entry anyway; this bounds what else could
+# age, such as a seat's name). 0 renders each watcher's own copy, as before.
+PARLOUR_WATCHER_RENDER_SECONDS = int(os.environ.get("PARLOUR_WATCHER_RENDER_SECONDS", "300"))
+# The cache they share: Redis with the full stack (every web node then renders a version once),
+# else this process's memory. Keys are kept apart per database, as the live channel is.
+WATCHER_CACHE = (
+    {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": f"parlour:watch:{DATABASES['default']['NAME']}",
+        "TIMEOUT": PARLOUR_WATCHER_RENDER_SECONDS,
+        # Redis gone, a watcher's poll waits this long before rendering its own copy.
+        "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25},
+    }
+    if REDIS_URL
+    else {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "parlour-watchers",
+        "TIMEOUT": PARLOUR_WATCHER_RENDER_SECONDS,
+        "OPTIONS": {"MAX_ENTRIES": 2_000},
+    }
+)

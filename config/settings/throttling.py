@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 
+from config.settings.live import WATCHER_CACHE
+
 # --- Sign-in throttling (docs/hardening.md) ---------------------------------------------------
 # Failed sign-ins (django-axes, through authenticate: the site's login and the admin's). One
 # account from one address is locked after PARLOUR_LOGIN_FAILURES failures, for
@@ -51,6 +53,7 @@ PARLOUR_EMAIL_CONFIRM_DAYS = int(os.environ.get("PARLOUR_EMAIL_CONFIRM_DAYS", "3
 # supported" (W001), silenced below. The default cache stays Django's per-process memory cache.
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "watchers": WATCHER_CACHE,  # the watchers' shared table (config/settings/live.py)
     "throttle": {
         "BACKEND": "accounts.throttle_cache.AtomicCounterDatabaseCache",
         "LOCATION": "parlour_throttle_cache",

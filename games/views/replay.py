@@ -29,6 +29,7 @@ from games.selectors.phrases import SaidPhrase, phrases_visible
 from games.selectors.replay import PUBLIC, replay_frame, replay_log, replay_perspectives
 from games.views.analysis import analysis_context
 from games.views.common import login_required_htmx, visible_match
+from games.views.shared_table import watcher_frame_key, watcher_shareable, watcher_table
 
 FRAME_PARTIAL = "games/replay.html#frame"
 
@@ -65,23 +66,42 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
         except ValueError:
             return _refused(request, match, "A position is a move number, such as ?ply=12.", 400)
         ply = max(0, min(ply, match.ply))
-    frame = replay_frame_words(
-        replay_frame(match=match, seats=seats, ply=ply, perspective=perspective)
-    )
     names = seat_names(match.num_players, seat_facts(seats))
     analysis = analysis_of(match)
-    decision = analysis_decision_at(analysis=analysis, ply=ply)
     viewer_index = None if viewer is None else viewer.index
-    context = {
-        "match": match_facts(match),
-        "frame": frame,
-        "perspectives": perspective_choices(allowed, names),
-        "frame_mark": None if decision is None else mark_of(decision, names, viewer_index),
-    }
+
+    def frame_context() -> dict[str, Any]:
+        frame = replay_frame_words(
+            replay_frame(match=match, seats=seats, ply=ply, perspective=perspective)
+        )
+        decision = analysis_decision_at(analysis=analysis, ply=ply)
+        return {
+            "match": match_facts(match),
+            "frame": frame,
+            "perspectives": perspective_choices(allowed, names),
+            "frame_mark": None if decision is None else mark_of(decision, names, viewer_index),
+        }
+
     if request.htmx:
         # The frame's own address, clamped, goes in the location bar: shareable as it stands.
         url = f"{reverse('match_replay', args=[match.pk])}?ply={ply}&as={perspective.key}"
-        return push_url(render(request, FRAME_PARTIAL, context), url)
+        if viewer is None and watcher_shareable(match, request.user):
+            # Every watcher of a public match sees the same frame: rendered once, shared
+            # (games/views/shared_table.py).
+            key = watcher_frame_key(
+                match,
+                ply=ply,
+                perspective=perspective.key,
+                analysis="-" if analysis is None else f"{analysis.pk}.{analysis.status}",
+                host=f"{request.scheme}://{request.get_host()}",
+            )
+            content = watcher_table(
+                key, lambda: render(request, FRAME_PARTIAL, frame_context()).content
+            )
+            if content is not None:
+                return push_url(HttpResponse(content), url)
+        return push_url(render(request, FRAME_PARTIAL, frame_context()), url)
+    context = frame_context()
     context |= analysis_context(request, match, seats, analysis)
     report = context["analysis_report"]
     # The move list is kept per analysis too: its marks appear once the analysis is done.

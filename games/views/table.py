@@ -13,11 +13,13 @@ from accounts.selectors.play_settings import play_choices
 from games.forms import MoveForm
 from games.models import Match, Seat
 from games.presentation.table import table_page
-from games.selectors import TableData, match_poll_version, match_seats, match_table, seat_of
+from games.selectors import TableData, match_seats, match_table, seat_of
+from games.selectors.access import match_watch_marks
 from games.services import Rejected, player_move_submit
 from games.services.notifications import seen_mark
 from games.views.common import login_required_htmx, visible_match
 from games.views.invitations import invitations_context
+from games.views.shared_table import watcher_shareable, watcher_table, watcher_table_key
 
 TABLE_PARTIAL = "games/match.html#table"
 
@@ -51,20 +53,49 @@ def match_table_poll(request: HttpRequest, pk: int) -> HttpResponse:
     phrase or a holiday, never by a move: docs/live.md; left out while 0, so missing means 0)
     are current (one small query, no engine work). A move's answer asks ``phrases=-1`` of a
     table whose mark is not 0, so its next poll brings the phrases said meanwhile."""
-    marks = match_poll_version(match_id=pk, user=request.user)
-    if marks is None:
+    found = match_watch_marks(match_id=pk, user=request.user)
+    if found is None:
         raise Http404
-    version, said = marks
+    (version, said), member = found
     if request.GET.get("version") == str(version) and request.GET.get("phrases", "0") == str(said):
         return HttpResponse(status=204)
     match = Match.objects.get(pk=pk)
+    if not member and watcher_shareable(match, request.user):
+        # Every watcher of a public match sees the same table: one render a version, shared
+        # (games/views/shared_table.py); a member's is their own, below.
+        key = watcher_table_key(match, request.user.pk)
+        content = watcher_table(key, lambda: _watcher_render(request, match))
+        if content is not None:
+            return _poll_answer(match, HttpResponse(content))
+    return _poll_answer(match, _poll_render(request, match))
+
+
+def _poll_render(request: HttpRequest, match: Match) -> HttpResponse:
+    """The poll's partial for the person asking, as their own."""
     seats = match_seats(match_id=match.pk)
     _seen(request, match, seats)
     context = table_page(_table(request, match, seats))
     _beside(context, request, match, seats)
-    response = render(request, TABLE_PARTIAL, context)
+    return render(request, TABLE_PARTIAL, context)
+
+
+def _watcher_render(request: HttpRequest, match: Match) -> bytes | None:
+    """The watchers' partial, rendered for this reader as a spectator; ``None`` when the seats
+    read now show them seated after all (their own table is rendered instead)."""
+    seats = match_seats(match_id=match.pk)
+    if seat_of(seats, request.user) is not None:
+        return None
+    context = table_page(
+        match_table(match=match, seat=None, seats=seats, viewer_id=request.user.pk)
+    )
+    _beside(context, request, match, seats)
+    return render(request, TABLE_PARTIAL, context).content
+
+
+def _poll_answer(match: Match, response: HttpResponse) -> HttpResponse:
+    """A finished or cancelled table's answer stops the page's polling."""
     if match.status in (Match.Status.FINISHED, Match.Status.CANCELLED):
-        response = HttpResponseStopPolling(response.content)
+        return HttpResponseStopPolling(response.content)
     return response
 
 
