@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import random
 import weakref
@@ -36,6 +35,8 @@ import redis.asyncio as aioredis
 from django.conf import settings
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
+
+from games.live.local import message_read
 
 logger = logging.getLogger("parlour.live")
 
@@ -122,17 +123,13 @@ class Hub:
 
     def dispatch(self, raw: bytes | str) -> None:
         """Hand one published message to the listeners it concerns; garbage is logged, dropped."""
-        try:
-            message = json.loads(raw)
-            match_id = message.get("m")
-            users = [int(u) for u in message.get("u", ())]
-            marks = (int(message["v"]), int(message.get("p", 0))) if match_id is not None else None
-        except (ValueError, TypeError, KeyError, AttributeError):
-            logger.warning("live events: unreadable message dropped: %r", raw[:200])
+        read = message_read(raw)
+        if read is None:
             return
+        match_id, marks, users = read
         if marks is not None:
             watchers = []
-            for listener in self.by_match.get(int(match_id), ()):
+            for listener in self.by_match.get(match_id, ()):
                 if listener.member:
                     listener.offer_table(marks)
                 else:

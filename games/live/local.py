@@ -39,6 +39,22 @@ logger = logging.getLogger("parlour.live")
 MAX_DATAGRAM = 65536
 
 
+def message_read(raw: bytes | str) -> tuple[int, tuple[int, int] | None, list[int]] | None:
+    """A live message (``games.live.publish``'s numbers: ``m`` match, ``v`` version, ``p`` shown
+    mark, ``u`` people to recount) as (match id, its marks or ``None``, user ids); ``None``,
+    logged, for garbage. Read alike from Redis (``hub.py``) and from the local socket."""
+    try:
+        message = json.loads(raw)
+        match_id = message.get("m")
+        users = [int(u) for u in message.get("u", ())]
+        if match_id is None:
+            return 0, None, users
+        return int(match_id), (int(message["v"]), int(message.get("p", 0))), users
+    except (ValueError, TypeError, KeyError, AttributeError):
+        logger.warning("live events: unreadable message dropped: %r", raw[:200])
+        return None
+
+
 class LocalListener:
     """One stream's mailbox, filled by the hub's thread: the newest (version, shown) of its
     match, whether its person's badge needs a recount, and whether the hub went away. An async
@@ -143,16 +159,12 @@ class LocalHub:
 
     def dispatch(self, raw: bytes | str) -> None:
         """Hand one message to the listeners it concerns; garbage is logged and dropped."""
-        try:
-            message = json.loads(raw)
-            match_id = message.get("m")
-            users = [int(u) for u in message.get("u", ())]
-            marks = (int(message["v"]), int(message.get("p", 0))) if match_id is not None else None
-        except (ValueError, TypeError, KeyError, AttributeError):
-            logger.warning("live events: unreadable message dropped: %r", raw[:200])
+        read = message_read(raw)
+        if read is None:
             return
+        match_id, marks, users = read
         with self.lock:
-            woken = list(self.by_match.get(int(match_id), ())) if marks is not None else []
+            woken = list(self.by_match.get(match_id, ())) if marks is not None else []
             counted = [listener for u in users for listener in self.by_user.get(u, ())]
         for listener in woken:
             listener.offer_table(marks)  # type: ignore[arg-type]
