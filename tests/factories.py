@@ -218,3 +218,33 @@ def at_once(jobs: list[Callable[[], Any]], *, timeout: float = 60.0) -> list[Any
     if errors:
         raise errors[0]
     return results
+
+
+def lesson_moves(lesson: Any) -> list[dict[str, Any]]:
+    """A perfect run of ``lesson``: each step's wanted move (a ``kind`` step's first legal move
+    of its kind), as the learner makes them."""
+    from games.lessons import lesson_start, lesson_try
+
+    engine = get_engine(lesson.game)
+    run, made = lesson_start(lesson), []
+    for step in lesson.steps:
+        legal = engine.legal_moves(run.state, 0)
+        move = step.move or next(m for m in legal if m.get("type") == step.kind)
+        made.append(move)
+        run = lesson_try(run, move).run
+    return made
+
+
+def lesson_hidden_cards(run: Any) -> set[str]:
+    """The cards the other seats of a lesson's ``run`` hold that the learner's view shows
+    nowhere: what no page of the lesson may show at that point."""
+    from games.lessons import lesson_view
+
+    engine = get_engine(run.lesson.game)
+    seen = json.dumps(lesson_view(run))
+    return {
+        card
+        for seat in range(1, run.lesson.num_players)
+        for card in engine.view(run.state, seat).get("hand") or []
+        if f'"{card}"' not in seen
+    }
