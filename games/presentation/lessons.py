@@ -21,6 +21,16 @@ LEARNER_NAMES = ("You", "Jo", "Bessie", "Fanny", "Dick", "Silky", "Connie")
 MAX_STARS = 3
 _WAITING = re.compile(r"waiting for seat\(s\) ([\d, ]+)\.")
 _SEAT_TO = re.compile(r"seat (\d+) is to (\w+)\.")
+# The table's log lines name a seat in the third person; the learner's, named "You", read
+# in the second ("You was dealt" is "You were dealt").
+_SECOND_PERSON = (
+    (re.compile(r"^You was "), "You were "),
+    (re.compile(r"^You has played their "), "You have played your "),
+    (re.compile(r"^You has "), "You have "),
+    (re.compile(r"^(You .*) and wins!$"), r"\1 and win!"),
+    (re.compile(r"You\u2019s |You's "), "your "),
+    (re.compile(r": You misses "), ": you miss "),
+)
 
 
 @dataclass(frozen=True)
@@ -77,6 +87,10 @@ def lesson_page(at: LessonAt) -> dict[str, Any]:
     # A finished lesson's table stays as it was left, with nothing more to click.
     table = table_build(lesson.game, view=at.view, names=names, log=log, interactive=not finished)
     _reword_whys(table, names)
+    table["events"] = [_second_person(line) for line in table["events"]]
+    for player in table.get("players", []):
+        if player.get("index") == 0:
+            player["label"] = LEARNER_NAMES[0]  # not "You (you)"
     order = lessons_for(lesson.game)
     index = order.index(lesson)
     following = order[index + 1] if index + 1 < len(order) else None
@@ -100,6 +114,12 @@ def lesson_page(at: LessonAt) -> dict[str, Any]:
         # games/_move.html posts the version the page showed: a lesson's is its step.
         "match": {"version": at.step},
     }
+
+
+def _second_person(line: str) -> str:
+    for pattern, replacement in _SECOND_PERSON:
+        line = pattern.sub(replacement, line)
+    return line
 
 
 def _reword_whys(table: dict[str, Any], names: list[str]) -> None:

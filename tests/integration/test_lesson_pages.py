@@ -86,6 +86,11 @@ def test_the_learn_and_home_pages_list_every_lesson_for_everyone(ann_client):
     assert 'href="/learn/#learn-faraway"' in rules
 
 
+def test_the_learner_is_you_in_the_second_person():
+    page = Client().get("/learn/faraway/draw/").content.decode()
+    assert "You were dealt" in page and "You was" not in page and "You (you)" not in page
+
+
 def test_a_signed_in_finish_is_kept_best_first_and_shown_on_the_learn_page(ann, ann_client):
     take_lesson(ann_client, "faraway", "draw")
     assert LessonProgress.objects.get(user=ann, lesson="draw").stars == 3
@@ -116,14 +121,15 @@ def test_a_wrong_try_says_try_again_with_the_hint_and_costs_a_star():
     lesson = lesson_find("faraway", "climb")
     client.get("/learn/faraway/climb/")
     moves = factories.lesson_moves(lesson)
-    assert try_move(client, "faraway", "climb", moves[0], 0).status_code == 200
-    # Step 2 wants the 1 laid; throwing the 8 away is legal, but not this step's move.
-    response = try_move(client, "faraway", "climb", {"type": "discard", "card": "8"}, 1)
+    for version in (0, 1):
+        assert try_move(client, "faraway", "climb", moves[version], version).status_code == 200
+    # Step 3 wants the 8 thrown away; throwing the 2 is legal, but not this step's move.
+    response = try_move(client, "faraway", "climb", {"type": "discard", "card": "2"}, 2)
     body = response.content.decode()
     assert response.status_code == 200
-    assert "Try again." in body and lesson.steps[1].hint in body
-    assert 'id="lesson-step">Step 2 of 5' in body  # still at step 2
-    body = take_lesson_from(client, "faraway", "climb", start=1)
+    assert "Try again." in body and lesson.steps[2].hint in body
+    assert 'id="lesson-step">Step 3 of 5' in body  # still at step 3
+    body = take_lesson_from(client, "faraway", "climb", start=2)
     assert 'aria-label="2 of 3 stars"' in body and "6 moves, the target 5" in body
 
 
