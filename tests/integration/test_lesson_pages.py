@@ -9,14 +9,13 @@ from __future__ import annotations
 import datetime
 import json
 import random
-import re
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
-from games.lessons import games, lesson_find, lesson_start, lesson_try, lessons_for
+from games.lessons import games, lesson_find, lessons_for
 from games.models import (
     LessonProgress,
     LessonStepCount,
@@ -29,34 +28,11 @@ from games.models import (
 )
 from games.selectors.lessons import first_match_figures
 from tests import factories
+from tests.factories import lesson_take, lesson_try_post
 
 pytestmark = pytest.mark.django_db
 
 EVERY_LESSON = [(game, lesson.slug) for game in games() for lesson in lessons_for(game)]
-CARD = re.compile(r'data-card="([^"]+)"')
-
-
-def try_move(client: Client, game: str, slug: str, move: object, version: int, **extra):
-    data = {"move": move if isinstance(move, str) else json.dumps(move), "version": str(version)}
-    return client.post(f"/learn/{game}/{slug}/try/", data, HTTP_HX_REQUEST="true", **extra)
-
-
-def take_lesson(client: Client, game: str, slug: str) -> str:
-    """A perfect run of a lesson through its pages; the last answer's HTML. Every answer is
-    held to show no card the learner may not see at that point."""
-    lesson = lesson_find(game, slug)
-    page = client.get(f"/learn/{game}/{slug}/")
-    assert page.status_code == 200
-    run = lesson_start(lesson)
-    assert not set(CARD.findall(page.content.decode())) & factories.lesson_hidden_cards(run)
-    body = ""
-    for version, move in enumerate(factories.lesson_moves(lesson)):
-        response = try_move(client, game, slug, move, version)
-        body = response.content.decode()
-        assert response.status_code == 200, body[:400]
-        run = lesson_try(run, move).run
-        assert not set(CARD.findall(body)) & factories.lesson_hidden_cards(run), slug
-    return body
 
 
 def no_match_rows() -> bool:
@@ -67,7 +43,7 @@ def no_match_rows() -> bool:
 
 @pytest.mark.parametrize(("game", "slug"), EVERY_LESSON)
 def test_every_lesson_is_taken_signed_out_on_its_pages_with_three_stars(game, slug):
-    body = take_lesson(Client(), game, slug)
+    body = lesson_take(Client(), game, slug)
     assert 'id="lesson-end"' in body
     assert 'aria-label="3 of 3 stars"' in body
     assert f'data-lesson-finished="{game}/{slug}"' in body and 'data-lesson-keep="browser"' in body
@@ -92,14 +68,14 @@ def test_the_learner_is_you_in_the_second_person():
 
 
 def test_a_signed_in_finish_is_kept_best_first_and_shown_on_the_learn_page(ann, ann_client):
-    take_lesson(ann_client, "faraway", "draw")
+    lesson_take(ann_client, "faraway", "draw")
     assert LessonProgress.objects.get(user=ann, lesson="draw").stars == 3
     # Again, with three refused tries first (laying the 1 before drawing): one star earned
     # (three over the target of five), three kept.
     ann_client.post("/learn/faraway/draw/try/", {"again": "1"})
     moves = factories.lesson_moves(lesson_find("faraway", "draw"))
     for _ in range(3):
-        try_move(ann_client, "faraway", "draw", moves[1], 0)
+        lesson_try_post(ann_client, "faraway", "draw", moves[1], 0)
     body = take_lesson_from(ann_client, "faraway", "draw", start=0)
     assert 'aria-label="1 of 3 stars"' in body
     assert LessonProgress.objects.get(user=ann, lesson="draw").stars == 3
@@ -112,7 +88,7 @@ def take_lesson_from(client: Client, game: str, slug: str, *, start: int) -> str
     body = ""
     for version, move in enumerate(factories.lesson_moves(lesson_find(game, slug))):
         if version >= start:
-            body = try_move(client, game, slug, move, version).content.decode()
+            body = lesson_try_post(client, game, slug, move, version).content.decode()
     return body
 
 
@@ -122,9 +98,11 @@ def test_a_wrong_try_says_try_again_with_the_hint_and_costs_a_star():
     client.get("/learn/faraway/climb/")
     moves = factories.lesson_moves(lesson)
     for version in (0, 1):
-        assert try_move(client, "faraway", "climb", moves[version], version).status_code == 200
+        assert (
+            lesson_try_post(client, "faraway", "climb", moves[version], version).status_code == 200
+        )
     # Step 3 wants the 8 thrown away; throwing the 2 is legal, but not this step's move.
-    response = try_move(client, "faraway", "climb", {"type": "discard", "card": "2"}, 2)
+    response = lesson_try_post(client, "faraway", "climb", {"type": "discard", "card": "2"}, 2)
     body = response.content.decode()
     assert response.status_code == 200
     assert "Try again." in body and lesson.steps[2].hint in body
@@ -137,7 +115,7 @@ def test_a_refused_try_gives_the_hint_and_the_engines_reason_in_a_learners_words
     client = Client()
     client.get("/learn/faraway/draw/")
     step = lesson_find("faraway", "draw").steps[0]
-    body = try_move(client, "faraway", "draw", step.wrong, 0).content.decode()
+    body = lesson_try_post(client, "faraway", "draw", step.wrong, 0).content.decode()
     assert "Try again." in body and step.hint in body
     assert len(body.split(step.hint, 1)[1].split("</p>", 1)[0].strip()) > 5  # the reason
 
@@ -146,8 +124,10 @@ def test_the_challenge_vote_steps_refusal_is_worded_for_a_learner():
     client = Client()
     lesson = lesson_find("gulliver", "challenges")
     client.get("/learn/gulliver/challenges/")
-    try_move(client, "gulliver", "challenges", factories.lesson_moves(lesson)[0], 0)
-    body = try_move(client, "gulliver", "challenges", {"type": "challenge"}, 1).content.decode()
+    lesson_try_post(client, "gulliver", "challenges", factories.lesson_moves(lesson)[0], 0)
+    body = lesson_try_post(
+        client, "gulliver", "challenges", {"type": "challenge"}, 1
+    ).content.decode()
     assert "Try again." in body and lesson.steps[1].hint in body
     assert "seat(s)" not in body
     assert "waiting for you and Jo to vote" in body
@@ -168,19 +148,19 @@ def test_garbage_and_stale_tries_are_clear_answers_that_change_nothing(move, ver
     client = Client()
     client.get("/learn/faraway/draw/")
     counts = list(LessonStepCount.objects.values_list("step", "started", "finished"))
-    response = try_move(client, "faraway", "draw", move, version)
+    response = lesson_try_post(client, "faraway", "draw", move, version)
     assert response.status_code == status
     assert list(LessonStepCount.objects.values_list("step", "started", "finished")) == counts
     # The run is where it was: its first move still goes through at step 1.
     first = factories.lesson_moves(lesson_find("faraway", "draw"))[0]
-    after = try_move(client, "faraway", "draw", first, 0)
+    after = lesson_try_post(client, "faraway", "draw", first, 0)
     assert after.status_code == 200 and "Step 2 of 5" in after.content.decode()
 
 
 def test_a_lesson_the_session_forgot_starts_again_and_an_unknown_one_is_404():
     first = factories.lesson_moves(lesson_find("gulliver", "start"))[0]
-    assert try_move(Client(), "gulliver", "start", first, 0).status_code == 200
-    assert try_move(Client(), "gulliver", "start", first, 1).status_code == 409
+    assert lesson_try_post(Client(), "gulliver", "start", first, 0).status_code == 200
+    assert lesson_try_post(Client(), "gulliver", "start", first, 1).status_code == 409
     assert Client().get("/learn/gulliver/nothing/").status_code == 404
     assert Client().get("/learn/chess/start/").status_code == 404
     assert Client().get("/learn/gulliver/start/try/").status_code == 405
@@ -225,7 +205,7 @@ def test_stars_earned_signed_out_are_carried_into_a_new_account_and_on_sign_in()
 
 def test_each_step_counts_its_starts_and_finishes_without_anyone_in_them():
     for _ in range(2):
-        take_lesson(Client(), "gulliver", "challenges")
+        lesson_take(Client(), "gulliver", "challenges")
     Client().get("/learn/gulliver/challenges/")  # a third run, started and left
     rows = {
         row.step: (row.started, row.finished)
@@ -237,7 +217,7 @@ def test_each_step_counts_its_starts_and_finishes_without_anyone_in_them():
 
 
 def test_the_figures_page_is_for_staff_alone(ann_client):
-    take_lesson(Client(), "faraway", "winning")
+    lesson_take(Client(), "faraway", "winning")
     staff = factories.client_for(factories.staff_make("sam"))
     page = staff.get("/staff/figures/")
     assert page.status_code == 200
