@@ -15,7 +15,7 @@ from games.engines import get_engine
 from games.models import Match
 from games.services import move_submit
 from tests import factories
-from tests.functional.pages import TablePage, log_in
+from tests.functional.pages import TablePage, log_in, tab_to
 from tests.functional.test_screenshots import PHONE, play_to_position, screenshot_path
 from tests.functional.test_table_browser import _awaiting
 
@@ -285,12 +285,7 @@ def test_a_lesson_is_played_from_the_keyboard_and_its_still_cards_say_why(
     expect(_notice(page)).to_have_text("Draw first: your turn starts with the draw.")
     expect(page.locator("#table")).to_have_attribute("data-step", "0")
     page.locator("#lesson-again").focus()  # the last control of the step's words
-    for _ in range(40):
-        page.keyboard.press("Tab")
-        if page.evaluate("() => document.activeElement.matches('#table button.move')"):
-            break
-    else:
-        pytest.fail("Tab never reaches the lesson's move")
+    tab_to(page, page.locator("#table button.move").first, "the lesson's move")
     page.keyboard.press("Enter")
     expect(page.locator("#table")).to_have_attribute("data-step", "1")
     expect(page.locator("#lesson-answer")).to_contain_text("You drew a 1")
