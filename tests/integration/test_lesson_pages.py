@@ -27,6 +27,7 @@ from games.models import (
     Seat,
 )
 from games.selectors.lessons import first_match_figures
+from games.services.lessons import lesson_progress_keep, lesson_step_count
 from tests import factories
 from tests.factories import lesson_take, lesson_try_post
 
@@ -240,3 +241,23 @@ def test_the_first_match_figures_count_new_accounts_that_finished_one(ann, bea, 
     this_week = weeks[-1]
     assert (this_week.joined, this_week.played) == (3, 2)
     assert sum(week.joined for week in weeks) == 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_counts_made_at_once_are_all_kept():
+    """Eight runs reaching one step at the same moment (the first of them making its row):
+    eight counts, none lost; and eight finishes of one lesson at once keep one best row."""
+    ann = factories.user_make("ann")
+
+    def count() -> None:
+        lesson_step_count(game="faraway", lesson="draw", step=0, counter="started")
+
+    def finish(stars: int):
+        return lambda: lesson_progress_keep(
+            user_id=ann.pk, game="faraway", lesson="draw", stars=stars
+        )
+
+    factories.at_once([count] * 8)
+    factories.at_once([finish(1 + i % 3) for i in range(8)])
+    assert LessonStepCount.objects.get(game="faraway", lesson="draw", step=0).started == 8
+    assert LessonProgress.objects.get(user=ann).stars == 3
