@@ -91,6 +91,9 @@ def lesson_page(at: LessonAt) -> dict[str, Any]:
     for player in table.get("players", []):
         if player.get("index") == 0:
             player["label"] = LEARNER_NAMES[0]  # not "You (you)"
+    challenge = table.get("challenge")
+    if challenge and challenge.get("challenger_name") == LEARNER_NAMES[0]:
+        challenge["verb"] = "challenge"  # "You challenge Jo's ..."
     order = lessons_for(lesson.game)
     index = order.index(lesson)
     following = order[index + 1] if index + 1 < len(order) else None

@@ -8,7 +8,7 @@ the clicks counted (printed: the issue asks for three minutes a game). One wrong
 move the step does not teach) is made on the way, and answered "Try again" with the hint.
 
 With ``PARLOUR_SCREENSHOTS=1`` the pages are photographed into ``docs/screenshots/``: a lesson
-step (``lesson-step``), a wrong try (``lesson-try-again``) and the Learn page with the stars
+step (``lesson-step``; Gulliver's challenge vote, ``lesson-gulliver``), a wrong try (``lesson-try-again``) and the Learn page with the stars
 kept (``learn``), each with its ``-phone`` twin.
 """
 
@@ -51,6 +51,8 @@ def take(page: Page, game: str, slug: str, clicks: list[int], tmp_path, suffix: 
         )
         if (game, slug) == ("faraway", "draw") and index == 0:
             page.screenshot(path=screenshot_path(f"lesson-step{suffix}", tmp_path))
+        if (game, slug) == ("gulliver", "challenges") and index == 1:
+            page.screenshot(path=screenshot_path(f"lesson-gulliver{suffix}", tmp_path))
         if (game, slug, index) == WRONG_AT:
             click_move(page, WRONG_MOVE, index)
             clicks[0] += 1

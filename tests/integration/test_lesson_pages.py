@@ -132,6 +132,7 @@ def test_the_challenge_vote_steps_refusal_is_worded_for_a_learner():
     assert "Try again." in body and lesson.steps[1].hint in body
     assert "seat(s)" not in body
     assert "waiting for you and Jo to vote" in body
+    assert "You challenge Jo" in body and "You challenges" not in body
 
 
 @pytest.mark.parametrize(
