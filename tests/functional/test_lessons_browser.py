@@ -8,8 +8,9 @@ the clicks counted (printed: the issue asks for three minutes a game). One wrong
 move the step does not teach) is made on the way, and answered "Try again" with the hint.
 
 With ``PARLOUR_SCREENSHOTS=1`` the pages are photographed into ``docs/screenshots/``: a lesson
-step (``lesson-step``; Gulliver's challenge vote, ``lesson-gulliver``), a wrong try (``lesson-try-again``) and the Learn page with the stars
-kept (``learn``), each with its ``-phone`` twin.
+step (``lesson-step``; Gulliver's challenge vote, ``lesson-gulliver``), a wrong try
+(``lesson-try-again``) and the Learn page with the stars kept (``learn``), each with its
+``-phone`` twin.
 """
 
 from __future__ import annotations
