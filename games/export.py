@@ -20,6 +20,7 @@ from django.db.models import Q
 
 from games.models import (
     Invitation,
+    LessonProgress,
     Match,
     MatchAnalysis,
     MatchNotice,
@@ -141,6 +142,15 @@ def _matches(user_id: int, progress: Callable[[int, int], None]) -> list[dict[st
     return matches
 
 
+def _lessons(user_id: int) -> list[dict[str, Any]]:
+    """The lessons the person finished (docs/lessons.md): best stars, and when first reached."""
+    rows = LessonProgress.objects.filter(user_id=user_id).order_by("game", "lesson")
+    return [
+        {"game": r.game, "lesson": r.lesson, "stars": r.stars, "finished_at": _iso(r.finished_at)}
+        for r in rows
+    ]
+
+
 def export_sections_receiver(
     sender: object, *, user_id: int, progress: Callable[[int, int], None], **_: Any
 ) -> dict[str, Any]:
@@ -158,4 +168,5 @@ def export_sections_receiver(
         },
         "invitations": _invitations(user_id),
         "table_phrases": _phrases(user_id),
+        "lessons": _lessons(user_id),
     }

@@ -536,3 +536,51 @@ class MatchNotice(models.Model):
 
     def __str__(self) -> str:
         return f"notices of user {self.user_id} about match {self.match_id}"
+
+
+class LessonProgress(models.Model):
+    """A person's best finish of one lesson (docs/lessons.md, "Stars"): the stars earned, best
+    kept and never lowered, and when that best was first reached."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lesson_progress"
+    )
+    game = models.CharField(max_length=20)
+    lesson = models.CharField(max_length=40)
+    stars = models.PositiveSmallIntegerField()
+    finished_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "game", "lesson"], name="lessonprogress_unique_user_lesson"
+            ),
+            models.CheckConstraint(
+                condition=Q(stars__gte=1, stars__lte=3), name="lessonprogress_stars_1_to_3"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game}/{self.lesson}: {self.stars} stars for user {self.user_id}"
+
+
+class LessonStepCount(models.Model):
+    """How many runs of a lesson reached one step (``started``) and made its move
+    (``finished``): counts only, no person, address or session (docs/lessons.md, "Figures")."""
+
+    game = models.CharField(max_length=20)
+    lesson = models.CharField(max_length=40)
+    step = models.PositiveSmallIntegerField()
+    started = models.PositiveIntegerField(default=0)
+    finished = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["game", "lesson", "step"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "lesson", "step"], name="lessonstepcount_unique_step"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game}/{self.lesson} step {self.step}: {self.started}/{self.finished}"

@@ -3,11 +3,13 @@ from django.urls import path
 from games import converters  # noqa: F401 - registers match_id
 from games.views import (
     analysis,
+    figures,
     history,
     holidays,
     invitations,
     leaderboard,
     leaving,
+    lessons,
     matches,
     notices,
     pages,
@@ -52,6 +54,10 @@ urlpatterns = [
     path("matches/<match_id:pk>/record.json", records.match_record_json, name="match_record"),
     path("rules/<str:game>/", pages.rules_page, name="rules"),
     path("leaderboard/<str:game>/", leaderboard.leaderboard, name="leaderboard"),
+    path("learn/", lessons.learn, name="learn"),
+    path("learn/<str:game>/<slug:slug>/", lessons.lesson, name="lesson"),
+    path("learn/<str:game>/<slug:slug>/try/", lessons.lesson_try_view, name="lesson_try"),
+    path("staff/figures/", figures.staff_figures, name="staff_figures"),
 ]
 
 # Mounted at /accounts/ by config/urls.py, ahead of accounts.urls (whose last route takes any

@@ -218,3 +218,61 @@ def at_once(jobs: list[Callable[[], Any]], *, timeout: float = 60.0) -> list[Any
     if errors:
         raise errors[0]
     return results
+
+
+def lesson_moves(lesson: Any) -> list[dict[str, Any]]:
+    """A perfect run of ``lesson``: each step's wanted move (a ``kind`` step's first legal move
+    of its kind), as the learner makes them."""
+    from games.lessons import lesson_start, lesson_try
+
+    engine = get_engine(lesson.game)
+    run, made = lesson_start(lesson), []
+    for step in lesson.steps:
+        legal = engine.legal_moves(run.state, 0)
+        move = step.move or next(m for m in legal if m.get("type") == step.kind)
+        made.append(move)
+        run = lesson_try(run, move).run
+    return made
+
+
+def lesson_hidden_cards(run: Any) -> set[str]:
+    """The cards the other seats of a lesson's ``run`` hold that the learner's view shows
+    nowhere: what no page of the lesson may show at that point."""
+    from games.lessons import lesson_view
+
+    engine = get_engine(run.lesson.game)
+    seen = json.dumps(lesson_view(run))
+    return {
+        card
+        for seat in range(1, run.lesson.num_players)
+        for card in engine.view(run.state, seat).get("hand") or []
+        if f'"{card}"' not in seen
+    }
+
+
+LESSON_CARD = re.compile(r'data-card="([^"]+)"')
+
+
+def lesson_try_post(client: Client, game: str, slug: str, move: object, version: int, **extra):
+    data = {"move": move if isinstance(move, str) else json.dumps(move), "version": str(version)}
+    return client.post(f"/learn/{game}/{slug}/try/", data, HTTP_HX_REQUEST="true", **extra)
+
+
+def lesson_take(client: Client, game: str, slug: str) -> str:
+    """A perfect run of a lesson through its pages; the last answer's HTML. Every answer is
+    held to show no card the learner may not see at that point."""
+    from games.lessons import lesson_find, lesson_start, lesson_try
+
+    lesson = lesson_find(game, slug)
+    page = client.get(f"/learn/{game}/{slug}/")
+    assert page.status_code == 200
+    run = lesson_start(lesson)
+    assert not set(LESSON_CARD.findall(page.content.decode())) & lesson_hidden_cards(run)
+    body = ""
+    for version, move in enumerate(lesson_moves(lesson)):
+        response = lesson_try_post(client, game, slug, move, version)
+        body = response.content.decode()
+        assert response.status_code == 200, body[:400]
+        run = lesson_try(run, move).run
+        assert not set(LESSON_CARD.findall(body)) & lesson_hidden_cards(run), slug
+    return body

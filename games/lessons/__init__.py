@@ -8,9 +8,32 @@ row to ``_GAMES``.
 from __future__ import annotations
 
 from . import faraway, gulliver
-from .base import Lesson, Outcome, Run, Step, lesson_start, lesson_try
+from .base import (
+    Lesson,
+    Outcome,
+    Run,
+    Step,
+    lesson_replay,
+    lesson_stars,
+    lesson_start,
+    lesson_try,
+    lesson_view,
+)
 
-__all__ = ["Lesson", "Outcome", "Run", "Step", "lesson_start", "lesson_try", "lessons_for"]
+__all__ = [
+    "Lesson",
+    "Outcome",
+    "Run",
+    "Step",
+    "games",
+    "lesson_find",
+    "lesson_replay",
+    "lesson_stars",
+    "lesson_start",
+    "lesson_try",
+    "lesson_view",
+    "lessons_for",
+]
 
 _GAMES = {"faraway": faraway.LESSONS, "gulliver": gulliver.LESSONS}
 
@@ -23,3 +46,8 @@ def games() -> list[str]:
 def lessons_for(game: str) -> tuple[Lesson, ...]:
     """``game``'s lessons in teaching order; ``KeyError`` for a game without lessons."""
     return _GAMES[game]
+
+
+def lesson_find(game: str, slug: str) -> Lesson | None:
+    """``game``'s lesson ``slug``, or ``None`` for no such game or lesson."""
+    return next((lesson for lesson in _GAMES.get(game, ()) if lesson.slug == slug), None)

@@ -98,6 +98,9 @@ class Run:
     step: int = 0
     script_at: int = 0
     tries: int = 0
+    # Every step so far as ``(seat, events)``, the events redacted for the learner (the deal's
+    # seat is ``None``): the table's "What happened".
+    log: tuple[tuple[int | None, tuple[dict[str, Any], ...]], ...] = ()
 
     @property
     def finished(self) -> bool:
@@ -145,13 +148,49 @@ def lesson_start(lesson: Lesson) -> Run:
     state = engine.new_game_from_pack(
         lesson.num_players, pack, {**lesson.options, "dealer": dealer}
     )
+    log = [_entry(engine, None, state)]
     for seat, move in lesson.prelude:
         try:
             state = engine.apply(state, seat, move)
         except IllegalMove as exc:
             raise ValueError(f"Lesson {lesson.slug!r}: prelude move refused: {exc}") from exc
-    run, _ = _replies(Run(lesson=lesson, state=state))
+        log.append(_entry(engine, seat, state))
+    run, _ = _replies(Run(lesson=lesson, state=state, log=tuple(log)))
     return run
+
+
+def lesson_replay(lesson: Lesson, moves: Sequence[Move], tries: int = 0) -> Run:
+    """The run after the learner's accepted ``moves``, replayed from the deal (a lesson is
+    fixed, so its moves so far are the whole of a run); ``tries`` counts the tries made.
+    ``ValueError`` when a move is not the one its step takes (a forged list, or a lesson
+    changed since)."""
+    run = lesson_start(lesson)
+    for move in moves:
+        outcome = lesson_try(run, move)
+        if not outcome.ok:
+            raise ValueError(f"Lesson {lesson.slug!r}: {move!r} is not its step's move.")
+        run = outcome.run
+    return replace(run, tries=max(tries, len(moves)))
+
+
+def lesson_view(run: Run) -> dict[str, Any]:
+    """The learner's view of the run, as a table shows a seat: ``Engine.view`` of seat 0 and
+    why each card offering no move is still (``Engine.refusals``). No other seat's hand."""
+    engine = get_engine(run.lesson.game)
+    return {**engine.view(run.state, LEARNER), "refusals": engine.refusals(run.state, LEARNER)}
+
+
+# Stars (docs/lessons.md, "Stars"): the target number of moves earns three; a few tries over
+# it, two (up to NEAR_TRIES, or half the target when that is more); further over, one.
+NEAR_TRIES = 2
+
+
+def lesson_stars(lesson: Lesson, tries: int) -> int:
+    """The stars a run finished in ``tries`` learner moves earns: 3, 2 or 1."""
+    over = tries - lesson.target
+    if over <= 0:
+        return 3
+    return 2 if over <= max(NEAR_TRIES, lesson.target // 2) else 1
 
 
 def lesson_try(run: Run, move: Move) -> Outcome:
@@ -171,7 +210,8 @@ def lesson_try(run: Run, move: Move) -> Outcome:
         return Outcome(False, step.hint, tried)
     state = engine.apply(run.state, LEARNER, move)
     events = tuple(engine.redact(engine.events(state), LEARNER))
-    moved, replies = _replies(replace(tried, state=state, step=run.step + 1))
+    logged = (*run.log, (LEARNER, events))
+    moved, replies = _replies(replace(tried, state=state, step=run.step + 1, log=logged))
     return Outcome(True, step.done, moved, replies, events)
 
 
@@ -179,6 +219,7 @@ def _replies(run: Run) -> tuple[Run, tuple[tuple[int, Move], ...]]:
     engine = get_engine(run.lesson.game)
     state, at = run.state, run.script_at
     made: list[tuple[int, Move]] = []
+    log = list(run.log)
     while not run.finished and not engine.is_over(state) and not engine.round_over(state):
         waiting = engine.awaiting(state)
         if not waiting or LEARNER in waiting:
@@ -191,5 +232,13 @@ def _replies(run: Run) -> tuple[Run, tuple[tuple[int, Move], ...]]:
         except IllegalMove as exc:
             raise ValueError(f"Lesson {run.lesson.slug!r}: reply {at} refused: {exc}") from exc
         made.append((seat, move))
+        log.append(_entry(engine, seat, state))
         at += 1
-    return replace(run, state=state, script_at=at), tuple(made)
+    return replace(run, state=state, script_at=at, log=tuple(log)), tuple(made)
+
+
+def _entry(
+    engine: Engine, seat: int | None, state: Any
+) -> tuple[int | None, tuple[dict[str, Any], ...]]:
+    """The step that made ``state``, as the learner may read it."""
+    return seat, tuple(engine.redact(engine.events(state), LEARNER))

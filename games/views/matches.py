@@ -16,6 +16,7 @@ from games.engines import registered
 from games.filters import page_number
 from games.forms import CHALLENGE, MatchNewForm
 from games.models import Match
+from games.presentation.lessons import learn_games
 from games.presentation.results import listing_lines
 from games.presentation.table import table_page
 from games.selectors import (
@@ -29,6 +30,7 @@ from games.selectors import (
     user_matches_page,
 )
 from games.selectors.invitations import challenge_candidates, invited_to
+from games.selectors.lessons import lesson_stars_of
 from games.services import Rejected, match_create, match_join
 from games.services.invitations import match_challenge_create
 from games.views.common import visible_match
@@ -36,7 +38,7 @@ from games.views.common import visible_match
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    context: dict[str, Any] = {}
+    context: dict[str, Any] = {"learn_games": learn_games(lesson_stars_of(user_id=request.user.pk))}
     if request.user.is_authenticated:
         context["my_matches"] = listing_lines(
             user_matches(user=request.user, limit=5), request.user.pk

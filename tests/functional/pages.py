@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.factories import PASSWORD
 
@@ -74,6 +74,16 @@ def register(page: Page, base_url: str, username: str) -> None:
     page.get_by_role("button", name="Register").click()
     page.wait_for_url(f"{base_url}/matches/")
     expect(page.get_by_role("link", name=username)).to_be_visible()
+
+
+def tab_to(page: Page, locator: Locator, what: str, presses: int = 40) -> None:
+    """Press Tab until ``locator`` has the focus (at most ``presses`` times), as a keyboard
+    user reaches it; a failure names ``what`` was never reached."""
+    for _ in range(presses):
+        page.keyboard.press("Tab")
+        if locator.evaluate("el => el === document.activeElement"):
+            return
+    raise AssertionError(f"{what} is never reached with Tab")
 
 
 def log_in(page: Page, base_url: str, username: str) -> None:

@@ -22,7 +22,9 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import BrowserContext, Page, expect
 
 from games import tasks
+from games.lessons import lessons_for
 from games.models import AnalysisStatus, Match, MatchAnalysis
+from games.presentation.common import move_json
 from games.services import match_cancel, match_create, match_join, match_resign
 from games.services.analysis import analysis_request
 from tests import factories
@@ -229,3 +231,28 @@ def test_every_page_kind_has_readable_text(
     _check(invited, "table as a spectator", f"{base}/matches/{site.running['gulliver'].pk}/", found)
 
     assert found == [], "text below WCAG AA contrast:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_lesson_pages_have_readable_text(live_server, make_context, viewport):
+    """The Learn page, a lesson's step, a wrong try's "try again", a lesson's end with its
+    stars (signed out), and the staff's figures (docs/lessons.md)."""
+    base = live_server.url
+    found: list[str] = []
+    page = make_context(viewport=viewport).new_page()
+    _check(page, "learn, signed out", f"{base}/learn/", found)
+    _check(page, "lesson step", f"{base}/learn/gulliver/build/", found)
+    moves = factories.lesson_moves(lessons_for("gulliver")[1])
+    page.locator("#table button.move[data-move*='prepend']").first.click()  # not this step's
+    expect(page.locator("#lesson-answer")).to_contain_text("Try again.")
+    found.extend(_violations(page, "lesson, try again"))
+    for step, move in enumerate(moves, start=1):
+        page.locator(f"#table button.move[data-move='{move_json(move)}']").first.click()
+        expect(page.locator("#table")).to_have_attribute("data-step", str(step))
+    expect(page.locator("#lesson-stars")).to_be_visible()
+    found.extend(_violations(page, "lesson finished"))
+    factories.staff_make("sam")
+    log_in(page, base, "sam")
+    _check(page, "learn, signed in", f"{base}/learn/", found)
+    _check(page, "staff figures", f"{base}/staff/figures/", found)
+    assert found == [], "\n".join(found)

@@ -15,7 +15,7 @@ from games.engines import get_engine
 from games.models import Match
 from games.services import move_submit
 from tests import factories
-from tests.functional.pages import TablePage, log_in
+from tests.functional.pages import TablePage, log_in, tab_to
 from tests.functional.test_screenshots import PHONE, play_to_position, screenshot_path
 from tests.functional.test_table_browser import _awaiting
 
@@ -268,3 +268,27 @@ def test_a_move_that_ends_the_match_stays_to_show_the_end(live_server, make_cont
     page.wait_for_timeout(1_500)
     assert page.url.endswith(f"/matches/{match.pk}/"), "the winning move took her away"
     assert link.get_attribute("href") == f"/matches/{waiting.pk}/"
+
+
+def test_a_lesson_is_played_from_the_keyboard_and_its_still_cards_say_why(
+    live_server, make_context
+):
+    """A lesson's table (docs/lessons.md) answers as a match's does: a card offering no move
+    says why when pressed, Tab reaches the move on offer, Enter makes it, and the focus comes
+    back to the next move on offer in the new table."""
+    page = make_context().new_page()
+    page.goto(f"{live_server.url}/learn/faraway/draw/")
+    expect(page.locator("#lesson-step")).to_have_text("Step 1 of 5")
+    card = page.locator("#hand .slot.unplayable").first
+    card.focus()
+    page.keyboard.press("Enter")
+    expect(_notice(page)).to_have_text("Draw first: your turn starts with the draw.")
+    expect(page.locator("#table")).to_have_attribute("data-step", "0")
+    page.locator("#lesson-again").focus()  # the last control of the step's words
+    tab_to(page, page.locator("#table button.move").first, "the lesson's move")
+    page.keyboard.press("Enter")
+    expect(page.locator("#table")).to_have_attribute("data-step", "1")
+    expect(page.locator("#lesson-answer")).to_contain_text("You drew a 1")
+    expect(page.locator("#table button.move").first).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#table")).to_have_attribute("data-step", "2")

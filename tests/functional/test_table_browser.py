@@ -16,7 +16,7 @@ from games.models import Match
 from games.services import match_join, move_submit
 from tests import factories
 from tests.analysis_matches import play_greedy
-from tests.functional.pages import TablePage, log_in
+from tests.functional.pages import TablePage, log_in, tab_to
 from tests.functional.test_screenshots import CASES, PHONE, overflowing, play_to_position
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -169,12 +169,7 @@ def test_the_notice_goes_when_the_match_begins_or_from_its_close_button(live_ser
     # The close button is reached with the keyboard and pressed with it.
     create()
     close = page.get_by_role("button", name="Dismiss this message")
-    for _ in range(40):
-        page.keyboard.press("Tab")
-        if close.evaluate("el => el === document.activeElement"):
-            break
-    else:
-        pytest.fail("the notice's close button is never reached with Tab")
+    tab_to(page, close, "the notice's close button")
     page.keyboard.press("Enter")
     expect(page.locator("#messages")).to_have_count(0)
 

@@ -92,6 +92,13 @@ FORMS = {
     "seat a bot, htmx": {"seat": "2", "level": "greedy"},
     "seat a bot, held": {"seat": "2", "level": "greedy"},
     "seat a bot, begun": {"seat": "2", "level": "greedy"},
+    # Lessons (docs/lessons.md): the first step's move, a move the engine refuses there (a
+    # "try again"), an unreadable one, starting over (doubled braces: FORMS are formatted).
+    "lesson try": {"move": '{{"type": "draw", "source": "pack"}}', "version": "0"},
+    "lesson try, refused": {"move": '{{"type": "play", "card": "3"}}', "version": "0"},
+    "lesson try, garbage": {"move": "[[", "version": "0"},
+    "lesson try, stale": {"move": '{{"type": "draw", "source": "pack"}}', "version": "4"},
+    "lesson again": {"again": "1"},
 }
 # Leaving (docs/leaving.md): every such POST carries its confirmation page's field.
 FORMS |= {what: {"password": "wrong"} for what in ("close, wrong pw", "delete, wrong pw")}
@@ -139,6 +146,20 @@ MATRIX_TEXT = [
     # Pages open to everyone, and the ones that need a sign-in.
     ("home",               "GET",    "/",                                 200, 200, 200, 200, 200),
     ("rules",              "GET",    "/rules/faraway/",                   200, 200, 200, 200, 200),
+    # Lessons (docs/lessons.md): open to everyone, signed in or not; each run is the
+    # asker's own (their session), so every role gets the same answers.
+    ("learn page",         "GET",    "/learn/",                           200, 200, 200, 200, 200),
+    ("a lesson",           "GET",    "/learn/faraway/draw/",              200, 200, 200, 200, 200),
+    ("a lesson, htmx",     "GET hx", "/learn/gulliver/challenges/",       200, 200, 200, 200, 200),
+    ("no such lesson",     "GET",    "/learn/faraway/nothing/",           404, 404, 404, 404, 404),
+    ("lesson try",         "POST hx","/learn/faraway/draw/try/",          200, 200, 200, 200, 200),
+    ("lesson try, refused","POST hx","/learn/faraway/draw/try/",          200, 200, 200, 200, 200),
+    ("lesson try, garbage","POST hx","/learn/faraway/draw/try/",          400, 400, 400, 400, 400),
+    ("lesson try, stale",  "POST hx","/learn/faraway/draw/try/",          409, 409, 409, 409, 409),
+    ("lesson again",       "POST",   "/learn/faraway/draw/try/",          200, 200, 200, 200, 200),
+    ("lesson try by GET",  "GET",    "/learn/faraway/draw/try/",          405, 405, 405, 405, 405),
+    # The staff's figures: no page at all to anyone else.
+    ("staff figures",      "GET",    "/staff/figures/",                   404, 404, 404, 404, 200),
     ("lobby",              "GET",    "/matches/",                           L, 200, 200, 200, 200),
     ("history",            "GET",    "/history/",                           L, 200, 200, 200, 200),
     ("history, htmx",      "GET hx", "/history/?game=faraway",              S, 200, 200, 200, 200),

@@ -16,6 +16,7 @@ from accounts.models import DataExport, NotificationSettings, TimeZoneSetting
 from accounts.services.play_settings import play_settings_save
 from games.engines import get_engine
 from games.models import Match, Seat
+from games.services.lessons import lesson_progress_keep
 from games.services.phrases import phrase_say
 from games.services.ratings import ratings_update_due
 from tests import factories
@@ -61,6 +62,8 @@ def test_the_export_holds_the_persons_data_and_their_seats_records(ann, bea, cal
     play_settings_save(user_id=ann.pk, confirm_moves="on", next_table_at_once=True)
     phrase_say(match_id=running.pk, user=ann, key="oops")
     phrase_say(match_id=running.pk, user=bea, key="thanks")  # bea's, not in ann's file
+    lesson_progress_keep(user_id=ann.pk, game="gulliver", lesson="start", stars=2)
+    lesson_progress_keep(user_id=bea.pk, game="gulliver", lesson="build", stars=3)
     client = factories.client_for(ann)
     assert prepare(client).status_code == 302
     export = DataExport.objects.get(user=ann)
@@ -89,6 +92,7 @@ def test_the_export_holds_the_persons_data_and_their_seats_records(ann, bea, cal
     assert body["ratings"][0]["changes"][0]["match"] == finished.pk
     assert body["relations"]["matches_created"] == [finished.pk]
     assert [(p["match"], p["phrase"]) for p in body["table_phrases"]] == [(running.pk, "Oops")]
+    assert [(r["lesson"], r["stars"]) for r in body["lessons"]] == [("start", 2)]
     by_match = {m["match"]: m for m in body["matches"]}
     # finished: the full record (seed revealed); running: ann's seat's record, as record.json
     assert by_match[finished.pk]["record"]["seed"] is not None

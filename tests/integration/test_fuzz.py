@@ -77,6 +77,8 @@ from accounts.services.data_export import data_export_request, data_export_write
 from accounts.services.email_confirmation import email_pending_hold
 from games.models import (
     Invitation,
+    LessonProgress,
+    LessonStepCount,
     Match,
     MatchNotice,
     Move,
@@ -121,6 +123,11 @@ SITE_ROUTES: dict[str, dict[str, str]] = {
     "invitation_block": {"pk": "invitation"},
     "rules": {"game": "game"},
     "leaderboard": {"game": "game"},
+    # Lessons (docs/lessons.md): the Learn page, a lesson, its tries; the staff's figures.
+    "learn": {},
+    "lesson": {"game": "game", "slug": "lesson"},
+    "lesson_try": {"game": "game", "slug": "lesson"},
+    "staff_figures": {},
     "register": {},
     "profile_self": {},
     "notification_settings": {},
@@ -479,6 +486,7 @@ def path_value(world: World, kind: str) -> st.SearchStrategy[str]:
         "export": world.export_ids,
         "invitation": world.invitation_ids,
         "device": world.device_ids,
+        "lesson": ["draw", "winning", "start", "challenges", "two-packs"],
     }
     if kind == "match":
         # The int converter matches digits only; anything else is the resolver's 404.
@@ -637,6 +645,8 @@ FORM_KEYS = [
     "level",
     "confirm_moves",  # the play settings (docs/accounts.md)
     "next_table_at_once",
+    "again",  # a lesson started over (docs/lessons.md)
+    "lesson_progress",  # the stars a signed-out browser carries into the account
 ]
 
 
@@ -905,6 +915,8 @@ def rows_snapshot() -> tuple[Any, ...]:
         LogEntry.objects.count(),
         list(TablePhrase.objects.order_by("pk").values_list()),
         list(PushSubscription.objects.order_by("pk").values_list()),
+        list(LessonProgress.objects.order_by("pk").values_list()),
+        list(LessonStepCount.objects.order_by("pk").values_list()),
     )
 
 
@@ -956,7 +968,13 @@ def check_one(world: World, key: str, req: HostileRequest) -> HttpResponse:
 
 # The share of the requests each route gets, by weight: the match pages (the table, the poll
 # and the move most of all) are the project's own code and the most exposed.
-HEAVY = {"match_move": 8, "match_table": 4, "match_detail": 4, "match_replay": 3}
+HEAVY = {
+    "match_move": 8,
+    "match_table": 4,
+    "match_detail": 4,
+    "match_replay": 3,
+    "lesson_try": 3,
+}
 LIGHT_PREFIX = "admin"
 
 

@@ -45,3 +45,20 @@ def test_playing_every_lesson_through_asks_nothing_of_the_database(django_assert
                     legal = engine.legal_moves(run.state, LEARNER)
                     move = step.move or next(m for m in legal if m["type"] == step.kind)
                     run = lesson_try(run, move).run
+
+
+def test_a_lesson_taken_on_its_pages_writes_no_row_but_its_own(ann, ann_client):
+    """Signed in, through the pages, a wrong try included: of every games table, only the
+    lessons' own (the person's stars, the step counters) gain rows."""
+    from django.apps import apps
+
+    from tests import factories
+
+    models = list(apps.get_app_config("games").get_models())
+    before = {model: model.objects.count() for model in models}
+    lesson = lessons_for("gulliver")[-1]
+    ann_client.get(f"/learn/gulliver/{lesson.slug}/")
+    factories.lesson_try_post(ann_client, "gulliver", lesson.slug, lesson.steps[0].wrong, 0)
+    factories.lesson_take(ann_client, "gulliver", lesson.slug)
+    grown = {m.__name__ for m in models if m.objects.count() != before[m]}
+    assert grown == {"LessonProgress", "LessonStepCount"}

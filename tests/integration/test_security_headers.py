@@ -128,6 +128,9 @@ def test_signed_out_pages_carry_the_headers_and_no_inline_code():
         "/rules/faraway/",
         "/rules/gulliver/",
         "/admin/login/",
+        "/learn/",
+        "/learn/faraway/draw/",
+        "/learn/gulliver/challenges/",
     ]:
         response = client.get(url)
         assert response.status_code == 200, url
@@ -155,6 +158,8 @@ def test_signed_in_pages_and_htmx_partials_carry_the_headers_and_no_inline_code(
         "/leaderboard/faraway/",
         "/leaderboard/gulliver/",
         "/accounts/notifications/",
+        "/learn/",
+        "/learn/gulliver/build/",
         f"/matches/{finished.pk}/",
         f"/matches/{finished.pk}/replay/",
         f"/matches/{finished.pk}/replay/?ply=3",
@@ -170,6 +175,7 @@ def test_signed_in_pages_and_htmx_partials_carry_the_headers_and_no_inline_code(
     partials = [
         "/accounts/badge/",
         "/history/?result=won",
+        "/learn/faraway/climb/",
         f"/matches/{finished.pk}/replay/?ply=2",
         *(f"/matches/{m.pk}/table/" for m in running.values()),
         *(f"/matches/{m.pk}/" for m in running.values()),

@@ -17,6 +17,25 @@ from games.lessons.base import deal_order, lesson_start
 ROOT = Path(__file__).resolve().parents[3]
 LESSON_NAMES = {"new_game_from_pack", "lesson_pack", "LESSON_SEED"}
 ALLOWED = ("games/lessons/", "games/engines/")
+# The lessons' pages (docs/lessons.md): they run lessons, and reach no match.
+LESSON_PAGES = (
+    "games/views/lessons.py",
+    "games/services/lessons.py",
+    "games/presentation/lessons.py",
+)
+# The path of a real match's move, from the click to the store and the work after it.
+MATCH_PATH = (
+    "games/views/table.py",
+    "games/services/moves.py",
+    "games/services/_store.py",
+    "games/services/matches.py",
+    "games/services/bots.py",
+    "games/services/deadlines.py",
+    "games/services/results.py",
+    "games/services/ratings.py",
+    "games/services/notifications.py",
+    "games/tasks.py",
+)
 
 
 def _references(path: Path) -> set[str]:
@@ -48,11 +67,40 @@ def test_nothing_outside_the_lessons_and_engines_deals_a_lesson() -> None:
     for package in ("games", "accounts", "config", "core"):
         for path in (ROOT / package).rglob("*.py"):
             relative = path.relative_to(ROOT).as_posix()
-            if relative.startswith(ALLOWED) or "/migrations/" in relative:
+            if relative.startswith(ALLOWED) or relative in LESSON_PAGES:
+                continue
+            if "/migrations/" in relative:
                 continue
             if found := _references(path):
                 offenders[relative] = sorted(found)
     assert offenders == {}
+
+
+def _imports(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            names |= {node.module or ""} | {f"{node.module}.{a.name}" for a in node.names}
+        elif isinstance(node, ast.Import):
+            names |= {a.name for a in node.names}
+    return names
+
+
+def test_the_lesson_pages_and_the_match_path_never_meet() -> None:
+    """The lessons' pages import no match's service, task or row, and no module on a real
+    match's move path imports the lessons or their pages: a lesson has no Match row, rating,
+    history, record or notice."""
+    pages = {p.removesuffix(".py").replace("/", ".") for p in LESSON_PAGES}
+    match_rows = {f"games.models.{name}" for name in ("Match", "Seat", "Move", "Rating")}
+    for relative in LESSON_PAGES:
+        imported = _imports(ROOT / relative)
+        services = {n for n in imported if n.startswith("games.services")}
+        assert all(n.startswith("games.services.lessons") for n in services), relative
+        assert not imported & match_rows, relative
+        assert not any(n.startswith(("games.tasks", "games.queue")) for n in imported), relative
+    for relative in MATCH_PATH:
+        imported = _imports(ROOT / relative)
+        assert not any(n.startswith(("games.lessons", *pages)) for n in imported), relative
 
 
 def test_a_lesson_game_has_a_string_seed_where_every_match_seed_is_a_number() -> None:
