@@ -173,3 +173,16 @@ def test_accounts_imports_no_games_module_but_the_queue():
         and not any(edge.target == allowed for allowed in ACCOUNTS_MAY_IMPORT)
     )
     assert crossing == []
+
+
+def test_the_games_and_the_accounts_import_no_competition_module():
+    """Competitions (leagues, cups, the ladder) stand on the games: a match never knows the
+    league it belongs to by importing it."""
+    found = modules(ROOT, ["games", "accounts"])
+    upward = [
+        f"{module.path.relative_to(ROOT)}:{target.line} {target.module}"
+        for module in found.values()
+        for target in module.imports
+        if target.module.split(".")[0] == "competitions"
+    ]
+    assert upward == []

@@ -1,7 +1,8 @@
-"""The module map is whole (docs/architecture.md, "Every module"): every module of ``games`` and
-``accounts`` has a row there with its one job, and the page names no module that is gone.
+"""The module map is whole (docs/architecture.md, "Every module"): every module of ``games``,
+``accounts`` and ``competitions`` has a row there with its one job, and the page names no module
+that is gone.
 
-A module is every ``.py`` file under ``games/`` and ``accounts/`` except migrations and empty
+A module is every ``.py`` file under those packages except migrations and empty
 ``__init__.py`` files (a package's ``__init__.py`` with code in it is a module like any other).
 A new module fails here until it has its row, the way ``tests/integration/test_registry.py``
 fails for a game that lacks a page; a moved or deleted one fails until its row follows.
@@ -14,15 +15,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
-PACKAGES = ("games", "accounts")
+PACKAGES = ("games", "accounts", "competitions")
 SECTION = "## Every module"
 
 # A table row whose first cell is a path in backticks: | `games/live/hub.py` | its job |
 ROW = re.compile(r"^\|\s*`(?P<path>[^`]+)`\s*\|")
-# A module or package of games or accounts anywhere in the page, in backticks:
+# A module or package of theirs anywhere in the page, in backticks:
 # `games/live/hub.py`, `games/live/`. A path with a placeholder (`games/engines/<name>.py`)
 # names no module, and a template (`games/_move.html`, under templates/) is not one.
-NAMED_PATH = re.compile(r"`(?P<path>(?:games|accounts)/(?:[\w/]*\.py|[\w/]*/)?)`")
+NAMED_PATH = re.compile(r"`(?P<path>(?:games|accounts|competitions)/(?:[\w/]*\.py|[\w/]*/)?)`")
 
 
 def modules() -> set[str]:
