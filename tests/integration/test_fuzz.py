@@ -102,6 +102,7 @@ SITE_ROUTES: dict[str, dict[str, str]] = {
     "history": {},
     "notices": {},
     "match_new": {},
+    "play_now": {},
     "match_invite": {"token": "invite"},
     "match_detail": {"pk": "match"},
     "match_join": {"pk": "match"},
@@ -637,6 +638,9 @@ FORM_KEYS = [
     "level",
     "confirm_moves",  # the play settings (docs/accounts.md)
     "next_table_at_once",
+    "seats",  # Play now (docs/quick-match.md): the table's size or "any", rated, the bot fill
+    "rated",
+    "bot_fill_hours",
 ]
 
 
