@@ -50,9 +50,14 @@ def deadline_field() -> forms.TypedChoiceField:
     )
 
 
-def game_choices() -> list[tuple[str, str]]:
-    """The registered games, as a form offers them."""
-    return [(e.name, e.title) for e in registered()]
+def games_offered(form: forms.Form) -> tuple[Engine, ...]:
+    """Offer the registered games in ``form``'s ``game`` field, the first chosen unless the
+    form's initial data says otherwise (read when the form is made, so a game registered in a
+    test is offered too); the engines, for the form's other fields."""
+    engines = tuple(registered())
+    form.fields["game"].choices = [(e.name, e.title) for e in engines]
+    form.fields["game"].initial = engines[0].name
+    return engines
 
 
 class MatchNewForm(forms.Form):
@@ -87,9 +92,7 @@ class MatchNewForm(forms.Form):
         super().__init__(*args, **kwargs)
         # Every registered game, with its options (each under the option's name: the games'
         # option names are distinct, which the registry test holds).
-        self.engines = registered()
-        self.fields["game"].choices = game_choices()
-        self.fields["game"].initial = self.engines[0].name
+        self.engines = games_offered(self)
         self.max_seats = max(e.max_players for e in self.engines)
         self.fields["num_players"].max_value = self.max_seats
         self.fields["num_players"].validators.append(MaxValueValidator(self.max_seats))
@@ -232,9 +235,7 @@ class QuickMatchForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.engines = registered()
-        self.fields["game"].choices = game_choices()
-        self.fields["game"].initial = self.engines[0].name  # a link's ?game= overrides it
+        self.engines = games_offered(self)
         most = max(e.max_players for e in self.engines)
         least = min(e.min_players for e in self.engines)
         self.fields["seats"].choices = [

@@ -112,6 +112,8 @@ def test_rated_and_unrated_tables_never_mix(ann, bea):
     unrated = _play(bea, rated=False)
     assert unrated.how == OPENED and unrated.match.pk != rated.match.pk
     assert Match.objects.get(pk=unrated.match.pk).rated is False
+    lobby = factories.client_for(factories.user_make("cal")).get("/matches/").content.decode()
+    assert lobby.count('class="unrated-note"') == 1  # the lobby tells the two apart
 
 
 def test_an_unrated_table_finishes_unrated(ann, bea):
