@@ -69,7 +69,7 @@ def quick_match_play(
     quick_choice_check(choice, bot_fill_hours)
     with transaction.atomic():
         # One person's presses one after the other: the second finds the first's table.
-        get_user_model().objects.select_for_update().filter(pk=user.pk).exists()
+        list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk"))
         waiting = quick_waiting_at(user_id=user.pk, choice=choice)
         if waiting is not None:
             return QuickSeat(match=waiting, how=ALREADY)
