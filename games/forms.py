@@ -10,8 +10,9 @@ from django.core.validators import MaxValueValidator
 
 from games.engines import Engine, get_engine, registered
 from games.engines.base import Option
-from games.models import DEADLINE_CHOICES, BotLevel
+from games.models import BOT_FILL_CHOICES, DEADLINE_CHOICES, BotLevel
 from games.presentation.names import bot_level_choices
+from games.selectors.quick import QuickChoice
 
 BOT_CHOICES = bot_level_choices()
 ME = "me"
@@ -37,10 +38,9 @@ def option_field(option: Option, engine: Engine) -> forms.Field:
     )
 
 
-class MatchNewForm(forms.Form):
-    game = forms.ChoiceField(widget=forms.RadioSelect)
-    num_players = forms.IntegerField(label="Seats", min_value=2, initial=2)
-    deadline_days = forms.TypedChoiceField(
+def deadline_field() -> forms.TypedChoiceField:
+    """The turn deadline, as the new-match form and Play now both ask it."""
+    return forms.TypedChoiceField(
         label="Turn deadline",
         choices=[("", "None"), *DEADLINE_CHOICES],
         coerce=int,
@@ -48,6 +48,22 @@ class MatchNewForm(forms.Form):
         required=False,
         help_text="When a person's time runs out, the greedy bot plays that turn for them.",
     )
+
+
+def games_offered(form: forms.Form) -> tuple[Engine, ...]:
+    """Offer the registered games in ``form``'s ``game`` field, the first chosen unless the
+    form's initial data says otherwise (read when the form is made, so a game registered in a
+    test is offered too); the engines, for the form's other fields."""
+    engines = tuple(registered())
+    form.fields["game"].choices = [(e.name, e.title) for e in engines]
+    form.fields["game"].initial = engines[0].name
+    return engines
+
+
+class MatchNewForm(forms.Form):
+    game = forms.ChoiceField(widget=forms.RadioSelect)
+    num_players = forms.IntegerField(label="Seats", min_value=2, initial=2)
+    deadline_days = deadline_field()
     refuse_holidays = forms.BooleanField(
         label="Refuse holidays",
         required=False,
@@ -76,9 +92,7 @@ class MatchNewForm(forms.Form):
         super().__init__(*args, **kwargs)
         # Every registered game, with its options (each under the option's name: the games'
         # option names are distinct, which the registry test holds).
-        self.engines = registered()
-        self.fields["game"].choices = [(e.name, e.title) for e in self.engines]
-        self.fields["game"].initial = self.engines[0].name
+        self.engines = games_offered(self)
         self.max_seats = max(e.max_players for e in self.engines)
         self.fields["num_players"].max_value = self.max_seats
         self.fields["num_players"].validators.append(MaxValueValidator(self.max_seats))
@@ -190,6 +204,54 @@ class MatchNewForm(forms.Form):
             elif value:
                 options[option.name] = value
         return options
+
+
+ANY_SEATS = "any"
+RATED, UNRATED = "rated", "unrated"
+
+
+class QuickMatchForm(forms.Form):
+    """Play now (docs/quick-match.md): the game, the table's size or any, the turn deadline,
+    rated or not, and when a bot fills the seats still open (never, by default)."""
+
+    game = forms.ChoiceField(widget=forms.RadioSelect)
+    seats = forms.ChoiceField(label="Seats", initial=ANY_SEATS)
+    deadline_days = deadline_field()
+    rated = forms.ChoiceField(
+        label="Rated",
+        choices=[(RATED, "Rated: the result moves your rating"), (UNRATED, "Not rated")],
+        widget=forms.RadioSelect,
+        initial=RATED,
+    )
+    bot_fill_hours = forms.TypedChoiceField(
+        label="Fill empty seats with a bot after",
+        choices=[("", "Never: wait for people"), *BOT_FILL_CHOICES],
+        coerce=int,
+        empty_value=None,
+        required=False,
+        help_text="If the table Play now opens for you still has free seats then, the greedy "
+        "bot takes them and the match begins.",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.engines = games_offered(self)
+        most = max(e.max_players for e in self.engines)
+        least = min(e.min_players for e in self.engines)
+        self.fields["seats"].choices = [
+            (ANY_SEATS, "Any"),
+            *((str(n), str(n)) for n in range(least, most + 1)),
+        ]
+
+    def choice(self) -> QuickChoice:
+        """The cleaned form as Play now's choice (the service checks the size fits the game)."""
+        seats = self.cleaned_data["seats"]
+        return QuickChoice(
+            game=self.cleaned_data["game"],
+            seats=None if seats == ANY_SEATS else int(seats),
+            deadline_days=self.cleaned_data.get("deadline_days"),
+            rated=self.cleaned_data["rated"] == RATED,
+        )
 
 
 class MoveForm(forms.Form):

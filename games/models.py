@@ -32,6 +32,8 @@ class BotLevel(models.TextChoices):
 
 
 DEADLINE_CHOICES = [(1, "1 day"), (3, "3 days"), (7, "7 days")]
+# Play now's "fill empty seats with a bot after N hours" (docs/quick-match.md).
+BOT_FILL_CHOICES = [(1, "1 hour"), (4, "4 hours"), (12, "12 hours"), (24, "1 day"), (72, "3 days")]
 
 
 class RatingStatus(models.TextChoices):
@@ -133,6 +135,13 @@ class Match(models.Model):
     # of the match itself (a phrase, a seated person's holiday starting or ending), so it never
     # makes a concurrent move stale; pages poll it beside ``version``.
     shown = models.PositiveIntegerField(default=0)
+    # Play now (docs/quick-match.md): ``quick`` marks a public table opened by it (its creator
+    # cancelling leaves it to the others seated, if any); ``rated``: the players' choice of a
+    # rated table or not (a table from the new-match form is rated); ``bot_fill_at``: when the
+    # greedy bot takes the seats still open and the match starts (``None``: it waits for people).
+    quick = models.BooleanField(default=False)
+    rated = models.BooleanField(default=True)
+    bot_fill_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-updated_at"]
@@ -144,6 +153,11 @@ class Match(models.Model):
                 fields=["finished_at", "id"],
                 condition=Q(rating_status="pending"),
                 name="match_rating_pending",
+            ),
+            models.Index(
+                fields=["bot_fill_at"],
+                condition=Q(status="waiting", bot_fill_at__isnull=False),
+                name="match_bot_fill_due",
             ),
         ]
         verbose_name_plural = "matches"

@@ -33,6 +33,7 @@ from games.services.analysis import analysis_run
 from games.services.invitation_mail import invitation_mail_send
 from games.services.invitations import invitations_expire as invitations_expire_now
 from games.services.notifications import deadline_reminder_send, turn_mail_send
+from games.services.quick import quick_bot_fill_due
 from games.services.ratings import ratings_update_due
 
 logger = logging.getLogger(__name__)
@@ -124,6 +125,16 @@ def enforce_deadlines() -> int:
     if played:
         logger.info("enforce_deadlines: played %s move(s)", played)
     return played
+
+
+@shared_task(name="games.quick_bot_fill", ignore_result=True)
+def quick_bot_fill() -> int:
+    """Seat the greedy bot at the Play now tables whose "fill with a bot after N hours" has
+    passed, and start them (docs/quick-match.md); on the deadline sweep's beat."""
+    started = quick_bot_fill_due(now=timezone.now())
+    if started:
+        logger.info("quick_bot_fill: filled %s table(s)", started)
+    return started
 
 
 @shared_task(name="games.invitations_expire", ignore_result=True)

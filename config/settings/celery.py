@@ -99,6 +99,12 @@ CELERY_BEAT_SCHEDULE: dict = {
         "schedule": PARLOUR_DEADLINE_EVERY,
         "options": {"expires": PARLOUR_DEADLINE_EVERY},
     },
+    # Play now's "fill with a bot after N hours" (docs/quick-match.md), as often as deadlines.
+    "quick-bot-fill": {
+        "task": "games.quick_bot_fill",
+        "schedule": PARLOUR_DEADLINE_EVERY,
+        "options": {"expires": PARLOUR_DEADLINE_EVERY},
+    },
     "ratings-update": {
         "task": "games.ratings_update",
         "schedule": PARLOUR_RATINGS_EVERY,

@@ -17,7 +17,8 @@ PARLOUR_SWEEP_AFTER = float(os.environ.get("PARLOUR_SWEEP_AFTER", "60"))
 # how often beat marks the lapsed ones expired (seconds).
 PARLOUR_CHALLENGE_DAYS = float(os.environ.get("PARLOUR_CHALLENGE_DAYS", "3"))
 PARLOUR_INVITATIONS_EVERY = float(os.environ.get("PARLOUR_INVITATIONS_EVERY", "300"))
-# How often beat runs the sweeper and the deadline check (seconds).
+# How often beat runs the sweeper and the deadline check (seconds); Play now's bot fill runs as
+# often as the deadline check.
 PARLOUR_SWEEP_EVERY = float(os.environ.get("PARLOUR_SWEEP_EVERY", "30"))
 PARLOUR_DEADLINE_EVERY = float(os.environ.get("PARLOUR_DEADLINE_EVERY", "60"))
 # How often beat runs the rating sweeper, which rates finished matches left pending (seconds).

@@ -57,6 +57,10 @@ class MatchFacts:
     phrase_count: int = 0  # table phrases said so far (docs/phrases.md)
     shown: int = 0  # the pages' change mark beside the version (docs/live.md), polled with it
     moves: int = 0  # the players' moves made so far (``moves_made``): what every page counts
+    # Play now's terms of a waiting table (docs/quick-match.md); read while it waits only.
+    quick: bool = False  # opened by Play now
+    rated: bool = True  # the players chose a rated table
+    bot_fill_at: datetime.datetime | None = None  # when the greedy bot takes the open seats
 
 
 def seat_facts(seats: Iterable[Seat]) -> list[SeatFacts]:
@@ -128,4 +132,11 @@ def match_facts(match: Match, *, creator: bool = False) -> MatchFacts:
         holidays=match.holidays,
         phrase_count=match.phrase_count,
         shown=match.shown,
+        **(_waiting_terms(match) if match.status == Match.Status.WAITING else {}),
     )
+
+
+def _waiting_terms(match: Match) -> dict:
+    """Play now's terms of a waiting table; a table in play or over reads none of them (the
+    move's and the phrase's narrow reads of the row stay as they are)."""
+    return {"quick": match.quick, "rated": match.rated, "bot_fill_at": match.bot_fill_at}

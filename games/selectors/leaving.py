@@ -15,7 +15,8 @@ class LeaveOptions:
     """``may_resign``: a seated person who has not resigned, at a match in play;
     ``resign_ends``: their resignation would end the match now (at most one seat, or no
     person, left playing); ``may_cancel``: the creator of a waiting match; ``may_leave``: a
-    seated person other than the creator at a waiting match. ``resigned``: while the match is
+    seated person other than the creator at a waiting match (or the creator of a Play now table
+    others sit at: docs/quick-match.md). ``resigned``: while the match is
     in play, the seats that resigned, in order; ``playing``: the seats still playing once the
     viewer resigned."""
 
@@ -38,7 +39,12 @@ def leave_options(*, match: Match, seats: Sequence[Seat], user_id: int | None) -
     if match.status == Match.Status.CANCELLED:
         return LeaveOptions(cancelled=True)
     if waiting:
-        return LeaveOptions(may_cancel=creator, may_leave=seat is not None and not creator)
+        # Play now's table is left to the others seated at it, not called off under them.
+        handed_on = match.quick and any(s.user_id not in (None, user_id) for s in seats)
+        hands = creator and seat is not None and handed_on
+        return LeaveOptions(
+            may_cancel=creator and not hands, may_leave=seat is not None and (hands or not creator)
+        )
     if match.status != Match.Status.ACTIVE:
         return LeaveOptions()  # over: the log and the result tell who resigned
     if seat is None or seat.resigned_ply is not None:

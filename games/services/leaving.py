@@ -124,9 +124,10 @@ def match_cancel(*, match_id: int, user: AbstractBaseUser) -> Match:
     """The creator calls off a match still waiting for players. It is kept, with the status
     ``cancelled``: the seated people see it so in their lists and the invite link says so;
     its pending invitations end (``invitations_end``), leaving the notices and badges.
-    Refused: anyone but the creator (403), a match that has begun or is over (409)."""
+    Refused: anyone but the creator (403), a match that has begun or is over, a Play now table
+    others sit at (409: the creator leaves it to them instead, docs/quick-match.md)."""
     with transaction.atomic():
-        match, _ = _locked(match_id)
+        match, seats = _locked(match_id)
         if match.created_by_id != user.pk:
             raise Rejected("Only the person who created this match may cancel it.", status=403)
         if match.status == Match.Status.ACTIVE:
@@ -136,6 +137,10 @@ def match_cancel(*, match_id: int, user: AbstractBaseUser) -> Match:
             )
         if match.status != Match.Status.WAITING:
             raise Rejected(_over_message(match), status=409)
+        if match.quick and any(s.user_id not in (None, user.pk) for s in seats):
+            raise Rejected(
+                "Others sit at this table, so it stays for them: leave it instead.", status=409
+            )
         match.status = Match.Status.CANCELLED
         match_bump(match=match, fields=["status"])
         invitations_end(match_id=match.pk)  # its challenges leave the notices and badges
@@ -144,8 +149,10 @@ def match_cancel(*, match_id: int, user: AbstractBaseUser) -> Match:
 
 def match_leave(*, match_id: int, user: AbstractBaseUser) -> Match:
     """A seated person other than the creator gets up from a match still waiting: the seat is
-    free again for someone else. Refused: no seat (403), the creator (who cancels instead), a
-    match that has begun or is over (409)."""
+    free again for someone else. The creator of a table Play now opened leaves it too while
+    others sit at it, handing it to the one seated longest. Refused: no seat (403), the creator
+    of any other table, or of a Play now table they sit at alone (who cancels instead), a match
+    that has begun or is over (409)."""
     with transaction.atomic():
         match, seats = _locked(match_id)
         seat = next((s for s in seats if s.user_id == user.pk), None)
@@ -155,8 +162,15 @@ def match_leave(*, match_id: int, user: AbstractBaseUser) -> Match:
             raise Rejected("This match has begun: you may resign instead.", status=409)
         if match.status != Match.Status.WAITING:
             raise Rejected(_over_message(match), status=409)
+        fields: list[str] = []
         if match.created_by_id == user.pk:
-            raise Rejected("You created this match: cancel it instead.", status=409)
+            others = [s for s in seats if s.user_id not in (None, user.pk)]
+            if not (match.quick and others):
+                raise Rejected("You created this match: cancel it instead.", status=409)
+            # Play now's table stays for the others (docs/quick-match.md): the person seated
+            # longest holds it from now on, as its creator.
+            match.created_by_id = min(others, key=lambda s: (s.joined_at, s.index)).user_id
+            fields.append("created_by")
         seat.delete()
-        match_bump(match=match)
+        match_bump(match=match, fields=fields)
     return match

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -50,6 +51,9 @@ def match_create(
     dealer: int | None = None,
     rematch_of: Match | None = None,
     phrases_watchers: bool = False,
+    quick: bool = False,
+    rated: bool = True,
+    bot_fill_at: datetime.datetime | None = None,
 ) -> Match:
     """A waiting match; the engine vets the player count and options.
 
@@ -63,7 +67,9 @@ def match_create(
     once. ``dealer`` and ``rematch_of`` are a rematch's (``games.services.invitations``): the
     seat that deals is then the one after the last match's dealer, not a draw.
     ``phrases_watchers``: watchers of a public match see the seats' table phrases
-    (docs/phrases.md).
+    (docs/phrases.md). ``quick``, ``rated`` and ``bot_fill_at`` are Play now's
+    (``games.services.quick``, docs/quick-match.md): a table it opened, whether it is rated, and
+    when the greedy bot takes the seats still open.
     """
     try:
         engine = get_engine(game)
@@ -96,6 +102,9 @@ def match_create(
             public=public,
             rematch_of=rematch_of,
             phrases_watchers=phrases_watchers,
+            quick=quick,
+            rated=rated,
+            bot_fill_at=bot_fill_at,
         )
         if seed is not None:
             match.seed = seed

@@ -24,6 +24,7 @@ logger = logging.getLogger(__name__)
 
 NOTE_BOTS_ONLY = "Not rated: only bots played."
 NOTE_SEED_FIXED = "Not rated: the match was created with a chosen seed, so its deal was known."
+NOTE_CHOSEN = "Not rated: the table was opened as an unrated one."
 NOTE_DEADLINE = "Not rated: the deadline bot played most of {name}'s turns."
 
 
@@ -52,6 +53,8 @@ def unrated_reason(*, match: Match, seats: Sequence[Seat]) -> str:
         return NOTE_BOTS_ONLY
     if match.seed_fixed:
         return NOTE_SEED_FIXED
+    if not match.rated:
+        return NOTE_CHOSEN
     # A person who resigned chose their loss (docs/leaving.md): the deadline rule, which keeps
     # a leaver from being rated on the bot's play, is not theirs to invoke.
     staying = [index for index, seat in people.items() if seat.resigned_ply is None]
@@ -141,7 +144,7 @@ def match_rate(*, match_id: int) -> bool:
         with transaction.atomic():
             match = (
                 Match.objects.select_for_update()
-                .only("pk", "game", "status", "seed_fixed", "rating_status", "finished_at")
+                .only("pk", "game", "status", "seed_fixed", "rated", "rating_status", "finished_at")
                 .get(pk=match_id)
             )
             if match.rating_status != RatingStatus.PENDING:

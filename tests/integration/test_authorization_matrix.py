@@ -76,6 +76,9 @@ FORMS = {
     "time zone garbage": {"zone": "Mars/Olympus_Mons"},
     "play settings": {"confirm_moves": "on", "next_table_at_once": "on"},
     "play garbage": {"confirm_moves": "sometimes"},
+    "play now": {"game": "faraway", "seats": "any", "rated": "rated", "deadline_days": "3"},
+    "play now garbage": {"game": "chess", "seats": "many", "rated": "maybe"},
+    "play now, too many": {"game": "faraway", "seats": "6", "rated": "unrated"},
     # Everyone has earned a week's holiday (the world's people joined eight weeks ago).
     "go on holiday": {"until": "{today}"},
     "holiday, too long": {"until": "{too_far}"},
@@ -164,6 +167,11 @@ MATRIX_TEXT = [
     ("history",            "GET",    "/history/",                           L, 200, 200, 200, 200),
     ("history, htmx",      "GET hx", "/history/?game=faraway",              S, 200, 200, 200, 200),
     ("new match form",     "GET",    "/matches/new/",                       L, 200, 200, 200, 200),
+    # Play now (docs/quick-match.md): anyone signed in; it seats or opens, then the table.
+    ("play now form",      "GET",    "/play/",                              L, 200, 200, 200, 200),
+    ("play now",           "POST",   "/play/",                              L,   T,   T,   T,   T),
+    ("play now garbage",   "POST",   "/play/",                              L, 400, 400, 400, 400),
+    ("play now, too many", "POST",   "/play/",                              L, 400, 400, 400, 400),
     ("leaderboard",        "GET",    "/leaderboard/faraway/",               L, 200, 200, 200, 200),
     ("ann's profile",      "GET",    "/players/ann/",                       L, 200, 200, 200, 200),
     ("own profile",        "GET",    "/accounts/profile/",                  L, 302, 302, 302, 302),

@@ -104,6 +104,7 @@ SITE_ROUTES: dict[str, dict[str, str]] = {
     "history": {},
     "notices": {},
     "match_new": {},
+    "play_now": {},
     "match_invite": {"token": "invite"},
     "match_detail": {"pk": "match"},
     "match_join": {"pk": "match"},
@@ -647,6 +648,9 @@ FORM_KEYS = [
     "next_table_at_once",
     "again",  # a lesson started over (docs/lessons.md)
     "lesson_progress",  # the stars a signed-out browser carries into the account
+    "seats",  # Play now (docs/quick-match.md): the table's size or "any", rated, the bot fill
+    "rated",
+    "bot_fill_hours",
 ]
 
 
