@@ -48,6 +48,12 @@ class MatchNewForm(forms.Form):
         required=False,
         help_text="When a person's time runs out, the greedy bot plays that turn for them.",
     )
+    hints = forms.BooleanField(
+        label="Hints on for me",
+        required=False,
+        help_text="Your table marks the moves you may make and says why a card cannot be "
+        "played; only you see them, and you may turn them off at the table.",
+    )
     refuse_holidays = forms.BooleanField(
         label="Refuse holidays",
         required=False,

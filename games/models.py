@@ -133,6 +133,9 @@ class Match(models.Model):
     # of the match itself (a phrase, a seated person's holiday starting or ending), so it never
     # makes a concurrent move stale; pages poll it beside ``version``.
     shown = models.PositiveIntegerField(default=0)
+    # A practice match (docs/lessons.md, "The first match, with hints"): one person against the
+    # greedy bot after a game's last lesson, never rated; one unfinished a person and game.
+    practice = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-updated_at"]
@@ -144,6 +147,14 @@ class Match(models.Model):
                 fields=["finished_at", "id"],
                 condition=Q(rating_status="pending"),
                 name="match_rating_pending",
+            ),
+        ]
+        constraints = [
+            # A double click on "Play a practice match" finds the first one instead of a second.
+            models.UniqueConstraint(
+                fields=["created_by", "game"],
+                condition=Q(practice=True, status__in=["waiting", "active"]),
+                name="match_one_practice_running",
             ),
         ]
         verbose_name_plural = "matches"
@@ -190,6 +201,9 @@ class Seat(models.Model):
     # The ply of this seat's resignation entry (docs/leaving.md): from then on the greedy bot
     # plays the seat, and the person ranks below everyone still playing. ``None``: not resigned.
     resigned_ply = models.PositiveIntegerField(null=True, blank=True)
+    # Hints on (docs/lessons.md, "The first match, with hints"): this seat's own page marks the
+    # moves it may make and says beside the hand why a card picked cannot be played.
+    hints = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["match", "index"]

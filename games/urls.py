@@ -3,6 +3,7 @@ from django.urls import path
 from games import converters  # noqa: F401 - registers match_id
 from games.views import (
     analysis,
+    hints,
     history,
     holidays,
     invitations,
@@ -12,6 +13,7 @@ from games.views import (
     notices,
     pages,
     phrases,
+    practice,
     profiles,
     records,
     replay,
@@ -31,6 +33,7 @@ urlpatterns = [
     path("matches/<match_id:pk>/move/", table.match_move, name="match_move"),
     path("matches/<match_id:pk>/table/", table.match_table_poll, name="match_table"),
     path("matches/<match_id:pk>/phrase/", phrases.match_phrase, name="match_phrase"),
+    path("matches/<match_id:pk>/hints/", hints.match_hints, name="match_hints"),
     path("matches/<match_id:pk>/resign/", leaving.match_resign, name="match_resign"),
     path("matches/<match_id:pk>/cancel/", leaving.match_cancel, name="match_cancel"),
     path("matches/<match_id:pk>/leave/", leaving.match_leave, name="match_leave"),
@@ -51,6 +54,7 @@ urlpatterns = [
     path("matches/<match_id:pk>/analysis/", analysis.match_analysis, name="match_analysis"),
     path("matches/<match_id:pk>/record.json", records.match_record_json, name="match_record"),
     path("rules/<str:game>/", pages.rules_page, name="rules"),
+    path("learn/<str:game>/practice/", practice.practice_start_page, name="practice_start"),
     path("leaderboard/<str:game>/", leaderboard.leaderboard, name="leaderboard"),
 ]
 

@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.selectors.relations import blocked_with_any
-from games.engines import get_engine, records
+from games.engines import Engine, get_engine, records
 from games.engines.base import seeded_rng
 from games.models import DEADLINE_CHOICES, BotLevel, Match, Seat
 from games.services._store import (
@@ -50,6 +50,9 @@ def match_create(
     dealer: int | None = None,
     rematch_of: Match | None = None,
     phrases_watchers: bool = False,
+    hints: bool = False,
+    practice: bool = False,
+    creator_first: bool = False,
 ) -> Match:
     """A waiting match; the engine vets the player count and options.
 
@@ -63,7 +66,10 @@ def match_create(
     once. ``dealer`` and ``rematch_of`` are a rematch's (``games.services.invitations``): the
     seat that deals is then the one after the last match's dealer, not a draw.
     ``phrases_watchers``: watchers of a public match see the seats' table phrases
-    (docs/phrases.md).
+    (docs/phrases.md). ``hints``: the creator's seat starts with hints on; ``practice`` marks a
+    practice match (never rated, one unfinished a person and game: ``games.services.practice``);
+    ``creator_first`` chooses the dealer so that the creator moves first, when the game takes
+    a chosen dealer (otherwise the deal decides).
     """
     try:
         engine = get_engine(game)
@@ -96,6 +102,7 @@ def match_create(
             public=public,
             rematch_of=rematch_of,
             phrases_watchers=phrases_watchers,
+            practice=practice,
         )
         if seed is not None:
             match.seed = seed
@@ -106,14 +113,32 @@ def match_create(
             engine.new_game(num_players, match.seed, options)
         except ValueError as exc:
             raise Rejected(str(exc), status=400) from exc
+        if creator_plays and creator_first:
+            match.options = _dealer_for_first(engine, match, options, free[0])
         match.save()
         seats = [Seat(match=match, index=index, bot_level=level) for index, level in bots.items()]
         if creator_plays:
-            seats.append(Seat(match=match, index=free[0], user=created_by))
+            seats.append(Seat(match=match, index=free[0], user=created_by, hints=hints))
         Seat.objects.bulk_create(sorted(seats, key=lambda s: s.index))
         if len(seats) == num_players:
             match_start(match=match)
     return match
+
+
+def _dealer_for_first(
+    engine: Engine, match: Match, options: dict[str, Any], seat: int
+) -> dict[str, Any]:
+    """``options`` with the dealer whose deal awaits ``seat`` first, asked of the engine itself
+    (no rule restated); unchanged when no dealer does, or the game takes no chosen dealer."""
+    for dealer in range(match.num_players):
+        chosen = {**options, "dealer": dealer}
+        try:
+            dealt = engine.new_game(match.num_players, match.seed, chosen)
+        except ValueError:
+            return options
+        if engine.awaiting(dealt) == [seat]:
+            return chosen
+    return options
 
 
 def match_join(*, match: Match, user: AbstractBaseUser) -> Seat:

@@ -24,6 +24,7 @@ logger = logging.getLogger(__name__)
 
 NOTE_BOTS_ONLY = "Not rated: only bots played."
 NOTE_SEED_FIXED = "Not rated: the match was created with a chosen seed, so its deal was known."
+NOTE_PRACTICE = "Not rated: a practice match against the greedy bot, with hints."
 NOTE_DEADLINE = "Not rated: the deadline bot played most of {name}'s turns."
 
 
@@ -52,6 +53,8 @@ def unrated_reason(*, match: Match, seats: Sequence[Seat]) -> str:
         return NOTE_BOTS_ONLY
     if match.seed_fixed:
         return NOTE_SEED_FIXED
+    if match.practice:
+        return NOTE_PRACTICE
     # A person who resigned chose their loss (docs/leaving.md): the deadline rule, which keeps
     # a leaver from being rated on the bot's play, is not theirs to invoke.
     staying = [index for index, seat in people.items() if seat.resigned_ply is None]

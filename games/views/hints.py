@@ -1,0 +1,45 @@
+"""A seated person turns their hints at a table on or off (docs/lessons.md, "The first match,
+with hints"): a plain form that redirects to the table, or htmx that swaps the table in."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from games.presentation.table import table_page
+from games.selectors import match_table, seat_of
+from games.services import Rejected
+from games.services.hints import seat_hints_set
+from games.views.common import login_required_htmx, visible_match
+from games.views.table import TABLE_PARTIAL
+
+CHOICES = {"on": True, "off": False}
+
+
+@login_required_htmx
+@require_POST
+def match_hints(request: HttpRequest, pk: int) -> HttpResponse:
+    """Set the posted ``hints`` (``on`` or ``off``), or show the table with the refusal
+    (nothing changed). A private match of others is a 404, as everywhere."""
+    visible_match(request, pk)
+    choice = request.POST.get("hints")
+    error, status = "", 200
+    if choice not in CHOICES:
+        error, status = "Hints are turned on or off.", 400
+    else:
+        try:
+            seat_hints_set(match_id=pk, user=request.user, on=CHOICES[choice])
+        except Rejected as exc:
+            error, status = exc.message, exc.status
+    if not error and not request.htmx:
+        return redirect("match_detail", pk=pk)
+    match, seats = visible_match(request, pk)
+    data = match_table(
+        match=match, seat=seat_of(seats, request.user), seats=seats, viewer_id=request.user.pk
+    )
+    context = table_page(data)
+    if error:
+        context["error"] = error
+    template = TABLE_PARTIAL if request.htmx else "games/match.html"
+    return render(request, template, context, status=status)
