@@ -21,11 +21,14 @@ CHOICES = {"on": True, "off": False}
 @require_POST
 def match_hints(request: HttpRequest, pk: int) -> HttpResponse:
     """Set the posted ``hints`` (``on`` or ``off``), or show the table with the refusal
-    (nothing changed). A private match of others is a 404, as everywhere."""
-    visible_match(request, pk)
+    (nothing changed): a watcher's is a 403, and a private match of others a 404, as
+    everywhere. The service checks the seat again under its own read."""
+    _, seats = visible_match(request, pk)
     choice = request.POST.get("hints")
     error, status = "", 200
-    if choice not in CHOICES:
+    if seat_of(seats, request.user) is None:
+        error, status = "You do not have a seat at this table.", 403
+    elif choice not in CHOICES:
         error, status = "Hints are turned on or off.", 400
     else:
         try:
