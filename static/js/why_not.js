@@ -23,7 +23,7 @@
     for (var i = 0; i < picked.length; i++) picked[i].classList.remove("picked");
     still.classList.add("picked");
     var name = still.getAttribute("aria-label");
-    el.textContent = (name ? name + ": " : "") + still.dataset.why;
+    el.textContent = (name ? name + ". " : "") + still.dataset.why;
     el.hidden = false;
     return true;
   }
