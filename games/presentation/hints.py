@@ -15,7 +15,6 @@ HINTS_ON = (
     "Hints are on: the moves you may make now are marked \u2713. "
     "Pick any other card to read beside your hand why it cannot be played."
 )
-HINTS_OFF = "Hints are off."
 MARK = "\u2713"
 MARK_WORDS = "you may play this"
 PACK_WORDS = "you may draw from the pack"
@@ -29,7 +28,7 @@ def hints_words(data: TableData) -> dict[str, Any] | None:
     on = data.seat.hints
     return {
         "on": on,
-        "text": HINTS_ON if on else HINTS_OFF,
+        "text": HINTS_ON if on else "",  # off, the button alone: a table stays as it was
         "button": "Turn hints off" if on else "Turn hints on",
         "value": "off" if on else "on",
         "mark": MARK,

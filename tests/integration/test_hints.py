@@ -71,7 +71,7 @@ def test_another_seats_page_shows_no_hint_though_it_has_moves(table, bea):
     page = factories.client_for(bea).get(f"/matches/{table.pk}/").content.decode()
     assert factories.offered_moves(page), "bea has moves to make"
     assert MARK not in page and BESIDE not in page
-    assert "Hints are off." in page and "Turn hints on" in page
+    assert "Turn hints on" in page and "Hints are on" not in page
 
 
 def test_watchers_see_no_hint_nor_a_toggle_on_the_page_poll_or_shared_render(table, cal_client):
@@ -143,3 +143,15 @@ def test_a_hinted_seats_move_costs_what_any_move_costs(ann, bea):
         assert (MARK in response.content.decode()) is hints
         counts[hints] = len(queries)
     assert counts[True] == counts[False] <= MAX_QUERIES_PER_MOVE, counts
+
+
+@pytest.mark.parametrize("asked", [True, False])
+def test_the_new_match_form_offers_hints_for_the_creators_seat(asked, ann, ann_client):
+    form = {"game": "faraway", "num_players": 2, "seat_0": "me", "seat_1": "greedy"}
+    response = ann_client.post("/matches/new/", {**form, **({"hints": "on"} if asked else {})})
+    assert response.status_code == 302, response.content.decode()[:500]
+    match = Match.objects.get()
+    seats = list(match.seats.order_by("index").values_list("user_id", "hints"))
+    assert seats == [(ann.pk, asked), (None, False)]
+    assert not match.practice, "a match from the form is rated as any"
+    assert 'id="id_hints"' in ann_client.get("/matches/new/").content.decode()
