@@ -88,3 +88,9 @@ def test_the_first_hinted_match_marks_moves_says_why_and_the_bot_replies(
     bot_moves = match.moves.filter(seat=1).count()
     assert bot_moves >= 1, "the greedy bot moved"
     expect(page.locator("#hints-text")).to_contain_text("Hints are on")
+
+    # Hints off from the table: the marks go, and the button to bring them back stays.
+    page.locator("#hints-toggle").click()
+    expect(page.get_by_role("button", name="Turn hints on")).to_be_visible()
+    expect(page.locator("#table .hint-mark")).to_have_count(0)
+    expect(page.locator("#hint-why")).to_have_count(0)
