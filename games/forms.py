@@ -64,6 +64,12 @@ class MatchNewForm(forms.Form):
     game = forms.ChoiceField(widget=forms.RadioSelect)
     num_players = forms.IntegerField(label="Seats", min_value=2, initial=2)
     deadline_days = deadline_field()
+    hints = forms.BooleanField(
+        label="Hints on for me",
+        required=False,
+        help_text="Your table marks the moves you may make and says why a card cannot be "
+        "played; only you see them, and you may turn them off at the table.",
+    )
     refuse_holidays = forms.BooleanField(
         label="Refuse holidays",
         required=False,

@@ -142,6 +142,9 @@ class Match(models.Model):
     quick = models.BooleanField(default=False)
     rated = models.BooleanField(default=True)
     bot_fill_at = models.DateTimeField(null=True, blank=True)
+    # A practice match (docs/lessons.md, "The first match, with hints"): one person against the
+    # greedy bot after a game's last lesson, never rated; one unfinished a person and game.
+    practice = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-updated_at"]
@@ -158,6 +161,14 @@ class Match(models.Model):
                 fields=["bot_fill_at"],
                 condition=Q(status="waiting", bot_fill_at__isnull=False),
                 name="match_bot_fill_due",
+            ),
+        ]
+        constraints = [
+            # A double click on "Play a practice match" finds the first one instead of a second.
+            models.UniqueConstraint(
+                fields=["created_by", "game"],
+                condition=Q(practice=True, status__in=["waiting", "active"]),
+                name="match_one_practice_running",
             ),
         ]
         verbose_name_plural = "matches"
@@ -204,6 +215,9 @@ class Seat(models.Model):
     # The ply of this seat's resignation entry (docs/leaving.md): from then on the greedy bot
     # plays the seat, and the person ranks below everyone still playing. ``None``: not resigned.
     resigned_ply = models.PositiveIntegerField(null=True, blank=True)
+    # Hints on (docs/lessons.md, "The first match, with hints"): this seat's own page marks the
+    # moves it may make and says beside the hand why a card picked cannot be played.
+    hints = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["match", "index"]

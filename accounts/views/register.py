@@ -10,6 +10,7 @@ from django.contrib.auth import login
 from django.contrib.auth.views import PasswordResetView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
@@ -45,11 +46,21 @@ def register(request: HttpRequest) -> HttpResponse:
             messages.info(request, f"We mailed a link to {email}: open it to confirm the address.")
         else:
             messages.error(request, CONFIRM_NOT_SENT)
-        return redirect("lobby")
+        return redirect(_next_page(request))
     if request.method == "POST":
         form.keep_fine_passwords()
     status = 400 if request.method == "POST" else 200
     return render(request, "accounts/register.html", {"form": form}, status=status)
+
+
+def _next_page(request: HttpRequest) -> str:
+    """Where the new account goes: the page that sent them to register (``?next=``, a path of
+    this site only), or the lobby."""
+    wanted = request.GET.get("next", "")
+    safe = url_has_allowed_host_and_scheme(
+        wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return wanted if wanted and safe else "lobby"
 
 
 CONFIRM_NOT_SENT = (

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from games.presentation import table_build
+from games.presentation.hints import hints_words
 from games.presentation.holidays import HOLIDAYS_REFUSED, away_lines, deadline_waits
 from games.presentation.invitations import HELD_FOR_SOMEONE, held_for
 from games.presentation.leaving import leave_words
@@ -49,4 +50,5 @@ def table_page(data: TableData) -> dict[str, Any]:
         context["log_append"] = data.log_append
         if data.seat is not None:
             context["phrase_choices"] = phrase_choices(data.match.game)
+        context["hints"] = hints_words(data)
     return context

@@ -28,6 +28,7 @@ class SeatFacts:
     # When the person's holiday ends, while they are on one (read only where the seats were
     # read with ``user__holiday``: the table's reads, never a query of its own).
     away_until: datetime.datetime | None = None
+    hints: bool = False  # a person's hints at this table (docs/lessons.md): their page's alone
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,7 @@ def seat_facts(seats: Iterable[Seat]) -> list[SeatFacts]:
             username=s.user.username if s.user_id is not None else None,
             bot_level=s.bot_level,
             away_until=_away_until(s, now),
+            hints=s.hints,
         )
         for s in sorted(seats, key=lambda s: s.index)
     ]

@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.selectors.relations import blocked_with_any
-from games.engines import get_engine, records
+from games.engines import Engine, get_engine, records
 from games.engines.base import seeded_rng
 from games.models import DEADLINE_CHOICES, BotLevel, Match, Seat
 from games.services._store import (
@@ -54,6 +54,9 @@ def match_create(
     quick: bool = False,
     rated: bool = True,
     bot_fill_at: datetime.datetime | None = None,
+    hints: bool = False,
+    practice: bool = False,
+    creator_first: bool = False,
 ) -> Match:
     """A waiting match; the engine vets the player count and options.
 
@@ -69,7 +72,10 @@ def match_create(
     ``phrases_watchers``: watchers of a public match see the seats' table phrases
     (docs/phrases.md). ``quick``, ``rated`` and ``bot_fill_at`` are Play now's
     (``games.services.quick``, docs/quick-match.md): a table it opened, whether it is rated, and
-    when the greedy bot takes the seats still open.
+    when the greedy bot takes the seats still open. ``hints``: the creator's seat starts with
+    hints on; ``practice`` marks a practice match (never rated, one unfinished a person and
+    game: ``games.services.practice``); ``creator_first`` chooses the dealer so that the creator
+    moves first, when the game takes a chosen dealer (otherwise the deal decides).
     """
     try:
         engine = get_engine(game)
@@ -105,6 +111,7 @@ def match_create(
             quick=quick,
             rated=rated,
             bot_fill_at=bot_fill_at,
+            practice=practice,
         )
         if seed is not None:
             match.seed = seed
@@ -115,14 +122,32 @@ def match_create(
             engine.new_game(num_players, match.seed, options)
         except ValueError as exc:
             raise Rejected(str(exc), status=400) from exc
+        if creator_plays and creator_first:
+            match.options = _dealer_for_first(engine, match, options, free[0])
         match.save()
         seats = [Seat(match=match, index=index, bot_level=level) for index, level in bots.items()]
         if creator_plays:
-            seats.append(Seat(match=match, index=free[0], user=created_by))
+            seats.append(Seat(match=match, index=free[0], user=created_by, hints=hints))
         Seat.objects.bulk_create(sorted(seats, key=lambda s: s.index))
         if len(seats) == num_players:
             match_start(match=match)
     return match
+
+
+def _dealer_for_first(
+    engine: Engine, match: Match, options: dict[str, Any], seat: int
+) -> dict[str, Any]:
+    """``options`` with the dealer whose deal awaits ``seat`` first, asked of the engine itself
+    (no rule restated); unchanged when no dealer does, or the game takes no chosen dealer."""
+    for dealer in range(match.num_players):
+        chosen = {**options, "dealer": dealer}
+        try:
+            dealt = engine.new_game(match.num_players, match.seed, chosen)
+        except ValueError:
+            return options
+        if engine.awaiting(dealt) == [seat]:
+            return chosen
+    return options
 
 
 def match_join(*, match: Match, user: AbstractBaseUser) -> Seat:

@@ -25,6 +25,7 @@ logger = logging.getLogger(__name__)
 NOTE_BOTS_ONLY = "Not rated: only bots played."
 NOTE_SEED_FIXED = "Not rated: the match was created with a chosen seed, so its deal was known."
 NOTE_CHOSEN = "Not rated: the table was opened as an unrated one."
+NOTE_PRACTICE = "Not rated: a practice match against the greedy bot, with hints."
 NOTE_DEADLINE = "Not rated: the deadline bot played most of {name}'s turns."
 
 
@@ -53,6 +54,8 @@ def unrated_reason(*, match: Match, seats: Sequence[Seat]) -> str:
         return NOTE_BOTS_ONLY
     if match.seed_fixed:
         return NOTE_SEED_FIXED
+    if match.practice:
+        return NOTE_PRACTICE
     if not match.rated:
         return NOTE_CHOSEN
     # A person who resigned chose their loss (docs/leaving.md): the deadline rule, which keeps

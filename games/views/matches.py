@@ -115,6 +115,7 @@ def _create(request: HttpRequest, form: MatchNewForm) -> Match:
         "holidays": not form.cleaned_data.get("refuse_holidays"),
         "public": form.public(),
         "phrases_watchers": bool(form.cleaned_data.get("phrases_watchers")),
+        "hints": bool(form.cleaned_data.get("hints")),
     }
     names = form.challenged_names()
     if not names:

@@ -4,16 +4,13 @@ redirects to the table, or htmx that swaps the table in with the phrase in its l
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from games.forms import PhraseForm
-from games.presentation.table import table_page
-from games.selectors import match_table, seat_of
 from games.services import Rejected
 from games.services.phrases import phrase_say
 from games.views.common import login_required_htmx, visible_match
-from games.views.table import TABLE_PARTIAL
+from games.views.table import table_after_post
 
 
 @login_required_htmx
@@ -31,14 +28,4 @@ def match_phrase(request: HttpRequest, pk: int) -> HttpResponse:
             phrase_say(match_id=pk, user=request.user, key=form.cleaned_data["phrase"])
         except Rejected as exc:
             error, status = exc.message, exc.status
-    if not error and not request.htmx:
-        return redirect("match_detail", pk=pk)
-    match, seats = visible_match(request, pk)
-    data = match_table(
-        match=match, seat=seat_of(seats, request.user), seats=seats, viewer_id=request.user.pk
-    )
-    context = table_page(data)
-    if error:
-        context["error"] = error
-    template = TABLE_PARTIAL if request.htmx else "games/match.html"
-    return render(request, template, context, status=status)
+    return table_after_post(request, pk, error, status)

@@ -134,6 +134,19 @@ def match_move(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("match_detail", pk=pk)
 
 
+def table_after_post(request: HttpRequest, pk: int, error: str, status: int) -> HttpResponse:
+    """The answer to a seat's small POST at the table (a phrase, hints): done without htmx,
+    back to the table; otherwise the table as it now stands, with the refusal if any."""
+    if not error and not request.htmx:
+        return redirect("match_detail", pk=pk)
+    match, seats = visible_match(request, pk)
+    context = table_page(_table(request, match, seats))
+    if error:
+        context["error"] = error
+    template = TABLE_PARTIAL if request.htmx else "games/match.html"
+    return render(request, template, context, status=status)
+
+
 def _beside(context: dict[str, Any], request: HttpRequest, match: Match, seats: list[Seat]) -> None:
     """What the page shows outside ``#table`` (the header's links, the invitations, "Seat a
     bot", "Play again"): the whole page renders it in place, and a partial (a poll's or

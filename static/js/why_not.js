@@ -4,7 +4,8 @@
 // notice at the viewport's foot; a card with one move makes it; the pack, when a draw from it is
 // on offer, presses that move's button (data-click-move holds the move as the button's
 // data-move spells it). Keyboard users reach the still cards and the pack (tabindex="0",
-// role="button"): Enter or Space does what a click does.
+// role="button"): Enter or Space does what a click does. With hints on, the reason is said beside
+// the hand (#hint-why) rather than at the foot.
 (function () {
   "use strict";
   function say(text) {
@@ -13,10 +14,23 @@
     el.textContent = text;
     el.hidden = false;
   }
+  // With the seat's hints on (a #hint-why line in its hand), the reason goes beside the hand
+  // instead, naming the card or pile picked, which is outlined until the next pick.
+  function sayBeside(still) {
+    var el = document.getElementById("hint-why");
+    if (!el) return false;
+    var picked = document.querySelectorAll("#table .picked");
+    for (var i = 0; i < picked.length; i++) picked[i].classList.remove("picked");
+    still.classList.add("picked");
+    var name = still.getAttribute("aria-label");
+    el.textContent = (name ? name + ". " : "") + still.dataset.why;
+    el.hidden = false;
+    return true;
+  }
   function act(target) {
     var still = target.closest("[data-why]");
     if (still) {
-      say(still.dataset.why);
+      if (!sayBeside(still)) say(still.dataset.why);
       return true;
     }
     // A card with moves hung on it: a click on the card itself makes its one move (through

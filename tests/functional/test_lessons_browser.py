@@ -95,6 +95,8 @@ def test_every_lesson_taken_signed_out_then_kept_by_a_new_account(
             page.locator("#next-lesson").click()
             take(page, game, lesson.slug, clicks, tmp_path, suffix)
         expect(page.locator("#practice-slot")).to_be_visible()
+        # Signed out, the first real match's page says why it needs an account first.
+        expect(page.locator("#real-match")).to_have_attribute("href", f"/learn/{game}/practice/")
         expect(page.locator("#rules-link")).to_have_attribute("href", f"/rules/{game}/")
     page.goto(f"{base}/learn/")
     expect(page.locator("[data-lesson-progress='faraway']")).to_have_text("7 of 7 lessons")

@@ -13,7 +13,8 @@ Each row: what is asked, the method and URL, whether htmx asks, and the answer f
 - ``S``: signed out, asked by htmx: a 401 whose sentence links to the sign-in page (the page
   asking stays as it was: ``core/signed_out.py``);
 - ``A``: sent to the admin's sign-in page;
-- ``T``: a redirect to the match's table.
+- ``T``: a redirect to the match's table;
+- ``R``: a redirect to the registration page, which comes back (the practice match's start).
 
 Besides the status, every answer is checked for what its reader must not see:
 
@@ -61,6 +62,7 @@ L = "sent to sign in"  # a redirect to /accounts/login/
 S = "signed out, htmx"  # a 401 with the link to /accounts/login/?next=, and no redirect
 A = "sent to the admin's sign-in"  # a redirect to /admin/login/
 T = "sent to the table"  # a redirect to the match's table (/matches/<id>/)
+R = "sent to register"  # a redirect to /accounts/register/?next= (the practice match's start)
 
 # The fields each POST row carries: seat 0's first legal move (it is seat 0's turn in both
 # matches in play), at the match's version, one version behind, or at the finished match.
@@ -89,6 +91,12 @@ FORMS = {
     "phrase off the list": {"phrase": "hello, world"},
     "subscribe, a form": {"endpoint": "https://fcm.googleapis.com/fcm/send/x"},
     "private phrase": {"phrase": "land_ho"},
+    # Hints (docs/lessons.md, "The first match, with hints"): a seat's own, on or off.
+    "hints off": {"hints": "off"},
+    "hints on, htmx": {"hints": "on"},
+    "hints garbage": {"hints": "maybe"},
+    "private hints": {"hints": "on"},
+    "finished hints": {"hints": "on"},
     "finished phrase": {"phrase": "good_game"},
     # A bot in a free seat (docs/invitations.md): the waiting match's creator only.
     "seat a bot": {"seat": "2", "level": "greedy"},
@@ -163,6 +171,11 @@ MATRIX_TEXT = [
     ("lesson try by GET",  "GET",    "/learn/faraway/draw/try/",          405, 405, 405, 405, 405),
     # The staff's figures: no page at all to anyone else.
     ("staff figures",      "GET",    "/staff/figures/",                   404, 404, 404, 404, 200),
+    # The practice match after the lessons (docs/lessons.md): its page is open to everyone; its
+    # POST starts one for the person signed in (each their own), or sends a visitor to register.
+    ("practice page",      "GET",    "/learn/faraway/practice/",          200, 200, 200, 200, 200),
+    ("practice start",     "POST",   "/learn/gulliver/practice/",           R,   T,   T,   T,   T),
+    ("practice, no game",  "POST",   "/learn/chess/practice/",            404, 404, 404, 404, 404),
     ("lobby",              "GET",    "/matches/",                           L, 200, 200, 200, 200),
     ("history",            "GET",    "/history/",                           L, 200, 200, 200, 200),
     ("history, htmx",      "GET hx", "/history/?game=faraway",              S, 200, 200, 200, 200),
@@ -252,6 +265,11 @@ MATRIX_TEXT = [
     ("say a phrase, plain","POST",   "/matches/{pub}/phrase/",              L, 403,   T,   T, 403),
     ("phrase off the list","POST hx","/matches/{pub}/phrase/",              S, 403, 400, 400, 403),
     ("phrase by GET",      "GET",    "/matches/{pub}/phrase/",              L, 405, 405, 405, 405),
+    # Hints: each seat turns its own on or off; a watcher has none to turn.
+    ("hints off",          "POST",   "/matches/{pub}/hints/",               L, 403,   T,   T, 403),
+    ("hints on, htmx",     "POST hx","/matches/{pub}/hints/",               S, 403, 200, 200, 403),
+    ("hints garbage",      "POST",   "/matches/{pub}/hints/",               L, 403, 400, 400, 403),
+    ("hints by GET",       "GET",    "/matches/{pub}/hints/",               L, 405, 405, 405, 405),
     ("poll, no phrases",   "GET hx", "/matches/{pub}/table/?version={pv}&phrases=0",
                                                                             S, 204, 204, 204, 204),
     ("poll, phrases gone", "GET hx", "/matches/{pub}/table/?version={pv}&phrases=-1",
@@ -288,6 +306,7 @@ MATRIX_TEXT = [
     ("private poll",       "GET hx", "/matches/{priv}/table/?version={qv}",  S, 404, 204, 204, 404),
     ("private move",       "POST hx","/matches/{priv}/move/",               S, 404, 200, 409, 404),
     ("private phrase",     "POST hx","/matches/{priv}/phrase/",             S, 404, 200, 200, 404),
+    ("private hints",      "POST hx","/matches/{priv}/hints/",              S, 404, 200, 200, 404),
     ("private join",       "POST",   "/matches/{priv}/join/",               L, 404,   T, 404, 404),
     ("private replay",     "GET",    "/matches/{priv}/replay/",             L, 404, 200, 200, 404),
     ("private as seat 0",  "GET",    "/matches/{priv}/replay/?as=0",        L, 404, 200, 403, 404),
@@ -307,6 +326,7 @@ MATRIX_TEXT = [
     ("finished poll",      "GET hx", "/matches/{fin}/table/?version=0",     S, 286, 286, 286, 286),
     ("finished move",      "POST hx","/matches/{fin}/move/",                S, 403, 409, 409, 403),
     ("finished phrase",    "POST hx","/matches/{fin}/phrase/",              S, 403, 200, 200, 403),
+    ("finished hints",     "POST",   "/matches/{fin}/hints/",               L, 403, 409, 409, 403),
     ("finished resign",    "POST",   "/matches/{fin}/resign/",              L, 403, 409, 409, 403),
     ("finished, all hands","GET",    "/matches/{fin}/replay/?as=all",       L, 200, 200, 200, 200),
     ("finished, as seat 1","GET",    "/matches/{fin}/replay/?as=1",         L, 200, 200, 200, 200),
@@ -468,6 +488,8 @@ def answer_of(response) -> Any:
         return A
     if target.startswith("/accounts/login/"):
         return L
+    if target.startswith("/accounts/register/"):
+        return R
     if response.status_code == 302 and re.fullmatch(r"/matches/\d+/", target):
         return T
     return response.status_code

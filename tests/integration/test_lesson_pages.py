@@ -63,6 +63,27 @@ def test_the_learn_and_home_pages_list_every_lesson_for_everyone(ann_client):
     assert 'href="/learn/#learn-faraway"' in rules
 
 
+@pytest.mark.parametrize("game", games())
+def test_a_games_last_lesson_ends_one_click_from_the_first_match_with_hints(game, ann, ann_client):
+    """Signed in, the last lesson's end posts straight to the practice match (docs/lessons.md,
+    "The first match, with hints"), and that one click seats the learner at it; signed out, it
+    links to the practice page, which says why a match needs an account. The Learn page links
+    each game's practice page."""
+    last = lessons_for(game)[-1]
+    end = lesson_take(ann_client, game, last.slug)
+    form = f'<form method="post" action="/learn/{game}/practice/">'
+    assert 'id="practice-slot"' in end and form in end
+    started = ann_client.post(f"/learn/{game}/practice/")
+    match = Match.objects.get(practice=True)
+    assert started.status_code == 302 and started["Location"] == f"/matches/{match.pk}/"
+    assert Seat.objects.get(match=match, user=ann).hints
+    visitor_end = lesson_take(Client(), game, last.slug)
+    assert f'href="/learn/{game}/practice/" id="real-match"' in visitor_end
+    assert form not in visitor_end
+    learn = Client().get("/learn/").content.decode()
+    assert f'href="/learn/{game}/practice/"' in learn
+
+
 def test_the_learner_is_you_in_the_second_person():
     page = Client().get("/learn/faraway/draw/").content.decode()
     assert "You were dealt" in page and "You was" not in page and "You (you)" not in page
