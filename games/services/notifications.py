@@ -46,8 +46,8 @@ def seen_mark(*, user_id: int, match_id: int) -> None:
 
     Written as SQL (PostgreSQL and SQLite both know ``ON CONFLICT ... DO UPDATE``) because
     ``bulk_create(update_conflicts=True)`` wraps its one statement in a transaction of its own:
-    three round trips and a third of a millisecond of query building on every re-rendered poll
-    (issue 35). One statement in autocommit is as atomic.
+    three round trips, and the ORM's query building, on every seat's re-rendered poll (issue 35).
+    One statement in autocommit is as atomic.
     """
     quote = connection.ops.quote_name
     meta = MatchNotice._meta

@@ -29,12 +29,11 @@ pytestmark = [
 ]
 
 
-def test_a_persons_move_against_a_person_sends_exactly_one_mail_through_the_worker(
-    settings, worker
-):
-    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-    settings.PARLOUR_TURN_MAIL_DELAY = 0
-    mail.outbox = []
+def _turn_played(worker: dict[str, list], start_task: str) -> tuple[Match, object]:
+    """A match of two people whose first mover plays a whole turn (a draw, then a card) over
+    HTTP, once ``start_task`` of the start's own notices (for the first player) has run; the
+    outbox and the worker's record are cleared in between, so only the move's count. The match
+    after it, and the person now awaited."""
     ann, bea = factories.user_make("ann"), factories.user_make("bea")
     match = factories.match_make(players=[ann, bea], seed=4)
     match.refresh_from_db()
@@ -42,14 +41,22 @@ def test_a_persons_move_against_a_person_sends_exactly_one_mail_through_the_work
     mover = match.seats.get(index=mover_seat).user
     waiting = bea if mover == ann else ann
     client = factories.client_for(mover)
-    # The start's own turn mail (for the first player) may go too; only the move's is counted.
-    wait_for(lambda: "games.turn_notice" in worker, "the start's turn notice task")
+    wait_for(lambda: start_task in worker, "the start's notices")
     mail.outbox = []
     worker.clear()
-    while match.awaiting == [mover_seat]:  # a whole turn: a draw, then a card
+    while match.awaiting == [mover_seat]:
         move = factories.legal_moves(match, mover_seat)[0]
         assert factories.post_move(client, match, move).status_code == 200
         match.refresh_from_db()
+    return match, waiting
+
+
+def test_a_persons_move_against_a_person_sends_exactly_one_mail_through_the_worker(
+    settings, worker
+):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    settings.PARLOUR_TURN_MAIL_DELAY = 0
+    match, waiting = _turn_played(worker, "games.turn_notice")
     assert match.status == Match.Status.ACTIVE
     wait_for(lambda: len(worker.get("games.turn_notice", [])) >= 1, "the worker's turn notice")
     time.sleep(0.5)  # room for a second (wrong) mail to arrive
@@ -70,20 +77,7 @@ def test_a_turn_change_sends_one_task_which_pushes_and_hands_the_mail_on(setting
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     settings.PARLOUR_TURN_PUSH_DELAY = 0
     settings.PARLOUR_TURN_MAIL_DELAY = 1
-    ann, bea = factories.user_make("ann"), factories.user_make("bea")
-    match = factories.match_make(players=[ann, bea], seed=4)
-    match.refresh_from_db()
-    mover_seat = match.awaiting[0]
-    mover = match.seats.get(index=mover_seat).user
-    waiting = bea if mover == ann else ann
-    wait_for(lambda: "accounts.turn_mail" in worker, "the start's notices")
-    mail.outbox = []
-    worker.clear()
-    client = factories.client_for(mover)
-    while match.awaiting == [mover_seat]:
-        move = factories.legal_moves(match, mover_seat)[0]
-        assert factories.post_move(client, match, move).status_code == 200
-        match.refresh_from_db()
+    match, waiting = _turn_played(worker, "accounts.turn_mail")
     wait_for(lambda: "accounts.turn_mail" in worker, "the mail handed on")
     time.sleep(0.5)  # room for a second (wrong) task to arrive
     turn = (match.pk, waiting.pk, match.version)
