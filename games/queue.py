@@ -39,6 +39,7 @@ RATINGS_UPDATE = "games.ratings_update"
 MATCH_ANALYSE = "games.match_analyse"
 TURN_MAIL = "accounts.turn_mail"
 TURN_PUSH = "accounts.turn_push"  # games.tasks registers it, under its old name
+TURN_NOTICE = "games.turn_notice"  # a turn's one task: sends its push and its mail in turn
 INVITATION_MAIL = "games.invitation_mail"
 DATA_EXPORT = "accounts.data_export"  # accounts.tasks registers it
 

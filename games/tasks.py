@@ -11,7 +11,7 @@ swallows. Anything else is a real failure and is raised.
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from celery import Task, shared_task
 from django.conf import settings
@@ -32,7 +32,11 @@ from games.services import (
 from games.services.analysis import analysis_run
 from games.services.invitation_mail import invitation_mail_send
 from games.services.invitations import invitations_expire as invitations_expire_now
-from games.services.notifications import deadline_reminder_send, turn_mail_send
+from games.services.notifications import (
+    deadline_reminder_send,
+    turn_mail_send,
+    turn_notices_later,
+)
 from games.services.quick import quick_bot_fill_due
 from games.services.ratings import ratings_update_due
 
@@ -223,6 +227,33 @@ def turn_push(match_id: int, user_id: int, version: int, turn: str | None = None
     sent = turn_push_send(match_id=match_id, user_id=user_id, turn=turn_of_task(turn))
     logger.info("turn_push(%s, %s, v%s): %s device(s)", match_id, user_id, version, sent)
     return sent
+
+
+# What ``turn_notice`` runs for each notice due when it runs.
+TURN_NOTICES = {queue.TURN_PUSH: turn_push, queue.TURN_MAIL: turn_mail}
+
+
+@shared_task(name=queue.TURN_NOTICE, **MAIL_TASK)
+def turn_notice(match_id: int, user_id: int, version: int, turn: str) -> None:
+    """The one task a turn change sends (``turn_mails_enqueue``), when the soonest of the
+    turn's notices is due: it runs each notice due now (``turn_push``, ``turn_mail``, called
+    here) and sends each later one as its own task, its countdown counted from the turn. A
+    notice that fails does not keep the others from going; the first failure is raised after."""
+    failed: Exception | None = None
+    since = datetime.fromisoformat(turn)
+    for name, countdown in turn_notices_later(turn=since, now=timezone.now()):
+        if countdown > 0:
+            queue.send(name, match_id, user_id, version, turn, countdown=countdown, must_wait=True)
+            continue
+        try:
+            TURN_NOTICES[name](match_id, user_id, version, turn)
+        except Exception as exc:  # raised below, once the others have gone
+            logger.exception(
+                "turn_notice(%s, %s, v%s): %s failed", match_id, user_id, version, name
+            )
+            failed = failed or exc
+    if failed is not None:
+        raise failed
 
 
 @shared_task(name=queue.INVITATION_MAIL, **MAIL_TASK)

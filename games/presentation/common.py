@@ -18,6 +18,17 @@ if TYPE_CHECKING:
     from games.logs import LogEntry
 
 EventLine = Callable[[dict[str, Any], list[str]], str]
+
+
+class LogLine(str):
+    """A line of the table's log: the template asks each line ``line.said`` (a phrase, not an
+    event: ``games.presentation.phrases.SaidLine``). Every line answers it, so the template's
+    lookup never fails (a plain ``str`` made Django try three lookups and ``dir()`` per line,
+    60 times a render)."""
+
+    said = False
+
+
 # (view, names, log): the log is there for the facts a view read back from storage lacks.
 TableOf = Callable[[dict[str, Any], list[str], "Sequence[LogEntry]"], dict[str, Any]]
 
@@ -211,7 +222,7 @@ def event_lines(
     lines: list[str] = []
     for event, note in noted if limit is None else noted[-limit:]:
         said = resign_line(event, names) if event.get("type") == "resign" else line_of(event, names)
-        lines.extend(text for text in (said, note) if text)
+        lines.extend(LogLine(text) for text in (said, note) if text)
     return lines
 
 

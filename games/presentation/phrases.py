@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING
 from games.logs import EVENT_LOG_LENGTH, LogEntry
 from games.phrases import game_phrases, phrase_words
 from games.presentation import BUILDERS
-from games.presentation.common import event_lines, seat_name
+from games.presentation.common import LogLine, event_lines, seat_name
 
 if TYPE_CHECKING:
     from games.selectors.phrases import SaidPhrase
 
 
-class SaidLine(str):
+class SaidLine(LogLine):
     """A log line that is a phrase, not an event: templates mark it (``line.said``)."""
 
     said = True

@@ -1,9 +1,10 @@
 """The turn push: telling a person's devices that a match waits for their move
 (docs/notifications.md, "Web push").
 
-``games.services.notifications.turn_mails_enqueue`` sends the task (``queue.TURN_PUSH``) with
-the turn mail's, after the commit, ``PARLOUR_TURN_PUSH_DELAY`` seconds ahead; the task
-(``games.tasks.turn_push``) calls ``turn_push_send``, which pushes only if the person is still
+``games.services.notifications.turn_mails_enqueue`` sends the turn's one task
+(``queue.TURN_NOTICE``) after the commit, ``PARLOUR_TURN_PUSH_DELAY`` seconds ahead (the sooner
+of the push's and the mail's delays); it runs ``games.tasks.turn_push`` (or sends it, when the
+mail is due first), which calls ``turn_push_send``, which pushes only if the person is still
 awaited in that turn (the task carries it: docs/notifications.md, "A mail belongs to one
 turn"), has not looked at the table since it began, keeps turn pushes on, and had no push this
 turn (a conditional UPDATE of their ``MatchNotice`` row, so a task delivered twice

@@ -25,6 +25,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.mail import EmailMultiAlternatives
+from django.db import connection
 from django.db.models import Q
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -41,25 +42,48 @@ from games.selectors.notifications import turn_still_awaited
 
 
 def seen_mark(*, user_id: int, match_id: int) -> None:
-    """Record that the table was served to ``user_id`` in full, now: one upsert statement."""
-    MatchNotice.objects.bulk_create(
-        [MatchNotice(user_id=user_id, match_id=match_id, seen_at=timezone.now())],
-        update_conflicts=True,
-        unique_fields=["user", "match"],
-        update_fields=["seen_at"],
-    )
+    """Record that the table was served to ``user_id`` in full, now: one upsert statement.
+
+    Written as SQL (PostgreSQL and SQLite both know ``ON CONFLICT ... DO UPDATE``) because
+    ``bulk_create(update_conflicts=True)`` wraps its one statement in a transaction of its own:
+    three round trips, and the ORM's query building, on every seat's re-rendered poll (issue 35).
+    One statement in autocommit is as atomic.
+    """
+    quote = connection.ops.quote_name
+    meta = MatchNotice._meta
+    user, match, seen = (quote(meta.get_field(f).column) for f in ("user", "match", "seen_at"))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {quote(meta.db_table)} ({user}, {match}, {seen}) VALUES (%s, %s, %s)"
+            f" ON CONFLICT ({user}, {match}) DO UPDATE SET {seen} = EXCLUDED.{seen}",
+            [user_id, match_id, connection.ops.adapt_datetimefield_value(timezone.now())],
+        )
 
 
 # --- The turn mail's task -----------------------------------------------------------------------
 
 
-def turn_mails_enqueue(*, match: Match, user_ids: Sequence[int]) -> None:
-    """After the commit, the turn mail task of each person now awaited (``user_ids``), to run
-    ``PARLOUR_TURN_MAIL_DELAY`` seconds later, and their turn push task
-    (``games.push.turn``), ``PARLOUR_TURN_PUSH_DELAY`` seconds later: no statement now.
+def turn_notices() -> list[tuple[float, str]]:
+    """The notices of a turn, soonest first: each one's delay after the turn began (seconds,
+    from the settings) and the task that sends it, ``queue.TURN_PUSH`` and ``queue.TURN_MAIL``.
+    The push goes first of two due at once: a push that reached a device puts the mail off."""
+    notices = [
+        (float(settings.PARLOUR_TURN_PUSH_DELAY), queue.TURN_PUSH),
+        (float(settings.PARLOUR_TURN_MAIL_DELAY), queue.TURN_MAIL),
+    ]
+    return sorted(notices, key=lambda notice: notice[0])
 
-    Without a worker (eager mode: tasks run inside the request) nothing can wait, so the mail
-    is checked at once only when the delay is 0; with a delay it is not sent at all, rather
+
+def turn_mails_enqueue(*, match: Match, user_ids: Sequence[int]) -> None:
+    """After the commit, one task for each person now awaited (``user_ids``): the turn notice
+    (``queue.TURN_NOTICE``), to run when the soonest of the turn's notices is due
+    (``turn_notices``: the push after ``PARLOUR_TURN_PUSH_DELAY`` seconds, ``games.push.turn``;
+    the mail after ``PARLOUR_TURN_MAIL_DELAY``). It sends that one and hands the later one on as
+    its own task (``turn_notices_later``), so a turn change costs the request one send, not
+    one a notice: no statement now.
+
+    Without a worker (eager mode: tasks run inside the request) nothing can wait, so a notice
+    is checked at once only when its delay is 0; with a delay it is not sent at all, rather
     than mailing someone who is looking at the table and adding the task's statements to the
     move's request. A broker that is down delays the mail until beat's turn mail sweep.
 
@@ -68,21 +92,27 @@ def turn_mails_enqueue(*, match: Match, user_ids: Sequence[int]) -> None:
     awaited again finds a later ``awaited_since`` and sends nothing (``turn_still_awaited``).
     """
     turn = timezone.now().isoformat()
+    soonest = turn_notices()[0][0]
     for user_id in user_ids:
-        for task, delay in (
-            (queue.TURN_PUSH, settings.PARLOUR_TURN_PUSH_DELAY),
-            (queue.TURN_MAIL, settings.PARLOUR_TURN_MAIL_DELAY),
-        ):
-            queue.enqueue(
-                task,
-                match.pk,
-                user_id,
-                match.version,
-                turn,
-                countdown=float(delay),
-                must_wait=True,
-                robust=True,  # a notice that fails must not keep the bot's turn from being sent
-            )
+        queue.enqueue(
+            queue.TURN_NOTICE,
+            match.pk,
+            user_id,
+            match.version,
+            turn,
+            countdown=soonest,
+            must_wait=True,
+            robust=True,  # a notice that fails must not keep the bot's turn from being sent
+        )
+
+
+def turn_notices_later(*, turn: datetime, now: datetime) -> list[tuple[str, float]]:
+    """The turn notice task's plan when it runs at ``now`` for the turn stamped ``turn``: each
+    notice's task with the seconds until it is due, counted from the turn (0: now). The soonest
+    is what the task was sent for, so it is due now whatever the clocks say."""
+    (_, first), *rest = turn_notices()
+    elapsed = (now - turn).total_seconds()
+    return [(first, 0.0)] + [(task, max(0.0, delay - elapsed)) for delay, task in rest]
 
 
 # --- The mails --------------------------------------------------------------------------------

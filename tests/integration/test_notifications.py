@@ -20,10 +20,11 @@ from django.utils import timezone
 
 from accounts.models import NotificationSettings
 from accounts.selectors import notify
+from games import queue
 from games.models import Match, MatchNotice, Seat
 from games.selectors.notifications import turn_mails_due
 from games.services import match_create, move_submit
-from games.services.notifications import turn_mail_send
+from games.services.notifications import turn_mail_send, turn_notices_later
 from games.tasks import deadline_reminders, turn_mail, turn_mails_sweep
 from tests import factories
 
@@ -576,3 +577,21 @@ def test_two_workers_deciding_the_same_turn_mail_at_once_send_one(settings):
         results = factories.at_once([decide, decide])  # raises what either decision raised
         assert sorted(results) == [False, True]
         assert len(mail.outbox) == 1
+
+
+def test_the_turn_notice_runs_the_sooner_notice_and_counts_the_later_from_the_turn(settings):
+    """The turn's one task (``games.turn_notice``) runs when the sooner notice is due: that one
+    now, the other as its own task with what is left of its delay from the turn's stamp."""
+    settings.PARLOUR_TURN_PUSH_DELAY, settings.PARLOUR_TURN_MAIL_DELAY = 10, 180
+    turn = timezone.now()
+
+    def plan(after: float, turn=turn) -> list[tuple[str, float]]:
+        return turn_notices_later(turn=turn, now=turn + timedelta(seconds=after))
+
+    assert plan(12) == [(queue.TURN_PUSH, 0.0), (queue.TURN_MAIL, 168.0)]  # 2 s late
+    assert plan(9.5) == [(queue.TURN_PUSH, 0.0), (queue.TURN_MAIL, 170.5)]  # clocks apart
+    settings.PARLOUR_TURN_MAIL_DELAY = 5  # the mail first, then the push
+    assert plan(5) == [(queue.TURN_MAIL, 0.0), (queue.TURN_PUSH, 5.0)]
+    assert plan(30) == [(queue.TURN_MAIL, 0.0), (queue.TURN_PUSH, 0.0)]  # both due: both now
+    settings.PARLOUR_TURN_MAIL_DELAY = 10  # due together: the push first (it may put the mail off)
+    assert [task for task, _ in plan(10)] == [queue.TURN_PUSH, queue.TURN_MAIL]

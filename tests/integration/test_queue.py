@@ -36,6 +36,7 @@ def test_every_name_the_services_send_is_a_registered_task():
         "games.match_analyse",
         "accounts.turn_mail",
         "accounts.turn_push",
+        "games.turn_notice",
         "accounts.data_export",
         "games.invitation_mail",
     }

@@ -12,7 +12,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from games.engines import get_engine
-from games.models import Match, Move, Seat
+from games.models import Match, MatchNotice, Move, Seat
 from games.selectors import user_matches
 from games.services import match_next_round, move_submit
 from tests import factories
@@ -21,6 +21,9 @@ pytestmark = pytest.mark.django_db
 
 # Every statement counts, BEGIN and COMMIT included (each is a round trip to the database).
 MAX_QUERIES_PER_MOVE = 8
+# A seat's re-rendered poll: session, user, the marks, the match, its seats, the seen mark (one
+# upsert, no transaction of its own), the log.
+MAX_QUERIES_PER_RENDERED_POLL = 7
 
 
 def _play(match: Match, plies: int, *, rng: random.Random) -> None:
@@ -97,6 +100,24 @@ def test_a_move_costs_the_same_queries_and_snapshot_at_every_ply(
         assert counts[("early", kind)] == counts[("late", kind)] <= MAX_QUERIES_PER_MOVE, counts
     # The snapshot holds the current state only: no log that grows with the match.
     assert sizes["late"] < 1.5 * sizes["early"], sizes
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_seats_re_rendered_poll_costs_seven_statements_and_marks_it_seen():
+    ann, bea = factories.user_make("ann"), factories.user_make("bea")
+    match = factories.match_make(players=[ann, bea], seed=4)
+    match.refresh_from_db()
+    client = factories.client_for(ann)
+    client.get("/")  # the session's first use is not counted
+    stale = f"/matches/{match.pk}/table/?version={match.version - 1}"
+    marks = []
+    for _ in range(2):  # the seen row made, then updated
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(stale, headers={"HX-Request": "true"})
+        assert response.status_code == 200
+        assert len(queries) <= MAX_QUERIES_PER_RENDERED_POLL, [q["sql"][:60] for q in queries]
+        marks.append(MatchNotice.objects.get(user=ann, match=match).seen_at)
+    assert None not in marks and marks[0] < marks[1]
 
 
 def test_each_move_row_holds_its_own_events_and_the_table_reads_them(ann, bea, ann_client):

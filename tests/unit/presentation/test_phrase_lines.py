@@ -54,3 +54,16 @@ def test_a_phrase_follows_the_lines_of_its_entry_and_a_cut_entry_takes_it_along(
     ]
     shown = lines_with_phrases("faraway", log, phrases, NAMES, limit=5)  # entries 2 (one) to 4
     assert luck not in shown and oops in shown
+
+
+def test_every_line_answers_said_so_the_templates_lookup_never_fails():
+    """``match.html`` asks each log line ``line.said``: a line without the attribute sends
+    Django's lookup through three failures and a ``dir()`` (a third of a partial's render,
+    issue 35), so a move's line answers ``False`` and a phrase's ``True``."""
+    log = _log(3, 2)
+    phrases = [SaidPhrase(seat=1, ply=2, key="good_luck")]
+    lines = lines_with_phrases("faraway", log, phrases, NAMES, limit=None)
+    assert [line.said for line in lines] == [line.endswith("“Good luck”") for line in lines]
+    assert sum(line.said for line in lines) == 1
+    plain = event_lines(log, NAMES, BUILDERS["faraway"].event_line)
+    assert plain and not any(line.said for line in plain)
