@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root, a
 from bench import web
 from bench.report import create_users, distribution, p50, percentile, ratio, stack_running
 from bench.servers import LABELS, Served, serve
-from bench.streams import Event, Reply, Stream, http_request, open_all
+from bench.streams import VERSION_RE, Event, Reply, Stream, http_request, open_all
 from tests.stack.http import Browser, offered_moves, page_state
 from tests.stack.machine import CLOCK_TICKS, load_line, process_cpu
 
@@ -200,6 +200,17 @@ async def fetch_table(client: Client, port: int) -> None:
 
 def table_listener(client: Client, page_port: int) -> Any:
     def on_event(stream: Stream, event: Event) -> None:
+        if event.name == "watch":  # a watcher's stream carries the table: held on arrival
+            found = VERSION_RE.search(event.data.encode())
+            if found is None:
+                client.errors.append("watch event without a table")
+                return
+            version = int(found.group(1))
+            for v in range(client.shown + 1, version + 1):
+                client.heard_at.setdefault(v, event.at)
+                client.held_at.setdefault(v, event.at)
+            client.shown = client.announced = max(client.shown, version)
+            return
         if event.name != "table":
             return
         version = json.loads(event.data)["version"]
