@@ -10,6 +10,12 @@ This puts the same queue back: at most ``PARLOUR_ASGI_PAGES`` requests a process
 their turn in the event loop, which costs nothing. The live streams (``/live/``) pass by: an
 open stream is not a running page, and its brief reads hand their connection back at once
 (games/live/stream.py).
+
+The streams of a process share one thread for their sync code (the session, the user, their
+reads), where Django gives every request a thread of its own for its whole life: an idle stream
+held an idle thread, 10,000 threads for 10,000 streams (bench/live.py), a tenth of what each
+stream cost in memory. Their reads are a few statements at a connect or a change, each handing
+its connection back at once.
 """
 
 from __future__ import annotations
@@ -17,7 +23,10 @@ from __future__ import annotations
 import asyncio
 import weakref
 from collections.abc import Awaitable, Callable, MutableMapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
+
+from asgiref.sync import ThreadSensitiveContext
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -38,6 +47,9 @@ class PageQueue:
         self._slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
             weakref.WeakKeyDictionary()
         )
+        self._threads: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, ThreadPoolExecutor] = (
+            weakref.WeakKeyDictionary()
+        )
 
     def slots(self) -> asyncio.Semaphore:
         """This event loop's semaphore (one a process; a test's server thread has its own)."""
@@ -47,9 +59,21 @@ class PageQueue:
             found = self._slots[loop] = asyncio.Semaphore(self.limit)
         return found
 
+    def streams_thread(self) -> ThreadPoolExecutor:
+        """This event loop's one thread for the sync code of its streams."""
+        loop = asyncio.get_running_loop()
+        found = self._threads.get(loop)
+        if found is None:
+            found = self._threads[loop] = ThreadPoolExecutor(1, "parlour-streams")
+        return found
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope.get("path", "").startswith(STREAMS):
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        if scope.get("path", "").startswith(STREAMS):
+            async with ThreadSensitiveContext(executor=self.streams_thread()):
+                await self.app(scope, receive, send)
             return
         async with self.slots():
             await self.app(scope, receive, send)

@@ -8,9 +8,10 @@ the table itself instead, the ``watch`` event: the poll's own shared fragment, r
 table's views once a version (games/live/watch.py). On connect it sends the current table
 (unless ``Last-Event-ID`` says the page has it: numbers, even to a watcher) and badge, so a
 reconnect or a tab shown again catches up at once; a comment every ``PARLOUR_LIVE_HEARTBEAT``
-seconds keeps proxies from closing a quiet stream. It ends after ``LIFETIME`` seconds (the
-browser reconnects and the sign-in is checked again) and whenever the process loses Redis (the
-page polls until a stream can be had again).
+seconds keeps proxies from closing a quiet stream (one clock a process: games/live/beat.py). It
+ends after ``LIFETIME`` seconds, at its next keep-alive (the browser reconnects and the sign-in
+is checked again) and whenever the process loses Redis (the page polls until a stream can be
+had again).
 
 Signed out: 403. A match the person may not see (or no such match): 404, by the table's own
 visibility rule (``match_poll_version``); the match's members are told of a change before its
@@ -40,6 +41,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from accounts.selectors import notify
+from games.live.beat import clock
 from games.live.hub import Hub, Listener, hub, settle
 from games.live.local import LocalHub, LocalListener, local_hub
 from games.live.release import release
@@ -155,7 +157,9 @@ async def _events(
 ) -> AsyncIterator[str]:
     loop = asyncio.get_running_loop()
     ends = loop.time() + LIFETIME
-    heartbeat = float(settings.PARLOUR_LIVE_HEARTBEAT)
+    wake: asyncio.Event = listener.wake  # type: ignore[assignment]
+    beats = clock(float(settings.PARLOUR_LIVE_HEARTBEAT))
+    beat = beats.join(wake)  # one clock a process wakes it for its keep-alive
     sent: tuple[int, int] | None = None
     opened: tuple[int, int] | None = None
     try:
@@ -169,17 +173,15 @@ async def _events(
                 listener.offer_table(marks)
         listener.offer_badge()
         while True:
-            left = ends - loop.time()
-            if left <= 0:
-                return
-            try:
-                await asyncio.wait_for(listener.wake.wait(), min(heartbeat, left))  # type: ignore[union-attr]
-            except TimeoutError:
-                yield ": keep-alive\n\n"
-                continue
-            listener.wake.clear()  # type: ignore[union-attr]
+            await wake.wait()
+            wake.clear()
             if listener.down:
                 return
+            if beat.due:
+                beat.due = False
+                if loop.time() >= ends:
+                    return
+                yield ": keep-alive\n\n"
             table = listener.table
             if table is not None and (sent is None or table > sent):
                 # A change a watcher is told of brings the table itself; the state at connect
@@ -197,6 +199,7 @@ async def _events(
                 count, turns = await sync_to_async(_badge)(listener.user_id)
                 yield _event("badge", {"count": count, "turns": turns})
     finally:
+        beats.leave(beat)
         this_hub.forget(listener)
 
 

@@ -96,7 +96,10 @@ async def watch_carried(
     key = (match_id, marks, zone)
     task = memo.get(key)
     if task is None:
-        task = memo[key] = loop.create_task(sync_to_async(watch_render)(request, match_id, zone))
+        # In a thread of the loop's pool, not the streams' one thread (core/page_queue.py), and
+        # tied to no stream: the first asker may close before it is done.
+        render = sync_to_async(watch_render, thread_sensitive=False)
+        task = memo[key] = loop.create_task(render(request, match_id, zone))
         task.add_done_callback(lambda _: loop.call_later(MEMO_SECONDS, memo.pop, key, None))
     # Shielded: a stream that closes while it waits does not cancel the others' answer.
     return await asyncio.shield(task)
