@@ -11,16 +11,18 @@ their turn in the event loop, which costs nothing. The live streams (``/live/``)
 open stream is not a running page, and its brief reads hand their connection back at once
 (games/live/stream.py).
 
-The streams of a process share one thread for their sync code (the session, the user, their
-reads), where Django gives every request a thread of its own for its whole life: an idle stream
-held an idle thread, 10,000 threads for 10,000 streams (bench/live.py), a tenth of what each
-stream cost in memory. Their reads are a few statements at a connect or a change, each handing
-its connection back at once.
+The streams of a process share ``STREAM_THREADS`` threads for their sync code (the session, the
+user, their reads), each stream one of them, where Django gives every request a thread of its
+own for its whole life: an idle stream held an idle thread, 10,000 threads for 10,000 streams
+(bench/live.py), most of what a stream cost in memory. Their reads are a few statements at a
+connect or a change, each handing its connection back at once; two threads match the two
+connections of the pool the pages leave to the streams (``PARLOUR_ASGI_PAGES``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import weakref
 from collections.abc import Awaitable, Callable, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
@@ -34,6 +36,7 @@ Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 STREAMS = "/live/"
+STREAM_THREADS = 2  # threads a process for its streams' sync code
 
 
 class PageQueue:
@@ -47,9 +50,9 @@ class PageQueue:
         self._slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
             weakref.WeakKeyDictionary()
         )
-        self._threads: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, ThreadPoolExecutor] = (
-            weakref.WeakKeyDictionary()
-        )
+        self._threads: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, itertools.cycle[ThreadPoolExecutor]
+        ] = weakref.WeakKeyDictionary()
 
     def slots(self) -> asyncio.Semaphore:
         """This event loop's semaphore (one a process; a test's server thread has its own)."""
@@ -60,12 +63,15 @@ class PageQueue:
         return found
 
     def streams_thread(self) -> ThreadPoolExecutor:
-        """This event loop's one thread for the sync code of its streams."""
+        """The thread of this event loop's ``STREAM_THREADS`` (in turn) for a new stream's
+        sync code: one thread a stream, its calls one at a time as thread-sensitive code
+        wants."""
         loop = asyncio.get_running_loop()
         found = self._threads.get(loop)
         if found is None:
-            found = self._threads[loop] = ThreadPoolExecutor(1, "parlour-streams")
-        return found
+            threads = [ThreadPoolExecutor(1, "parlour-streams") for _ in range(STREAM_THREADS)]
+            found = self._threads[loop] = itertools.cycle(threads)
+        return next(found)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":

@@ -96,7 +96,7 @@ async def watch_carried(
     key = (match_id, marks, zone)
     task = memo.get(key)
     if task is None:
-        # In a thread of the loop's pool, not the streams' one thread (core/page_queue.py), and
+        # In a thread of the loop's pool, not a stream's own (core/page_queue.py), and
         # tied to no stream: the first asker may close before it is done.
         render = sync_to_async(watch_render, thread_sensitive=False)
         task = memo[key] = loop.create_task(render(request, match_id, zone))
