@@ -256,14 +256,17 @@ def test_a_watcher_gets_each_move_on_its_stream_without_a_fetch(live_site, make_
 
 
 def test_a_watcher_told_in_numbers_fetches_its_table(live_site, make_context):
-    """Phrases shown to watchers make each watcher's table their own: the stream tells the
-    numbers and the page fetches, as before the ``watch`` event."""
+    """Phrases shown to watchers make each watcher's table their own once one is said: the
+    stream tells the numbers and the page fetches, as before the ``watch`` event."""
     ann, bea = factories.user_make("ann"), factories.user_make("bea")
     match = factories.match_make(game="faraway", players=[ann, bea], seed=5)
     Match.objects.filter(pk=match.pk).update(phrases_watchers=True)
-    phrase_say(match_id=match.pk, user=ann, key="good_luck")
     page, table = _watching(live_site, make_context, match, "cal")
     requests = _requests(page)
+    match = _awaiting(match, bea if match.awaiting[0] == 0 else ann)
+    table.wait_for_version(match.version, timeout_ms=5_000)
+    assert requests == [], f"no phrase yet, the same table for all: {requests}"
+    phrase_say(match_id=match.pk, user=ann, key="good_luck")
     match = _awaiting(match, bea if match.awaiting[0] == 0 else ann)
     seen = table.wait_for_version(match.version, timeout_ms=5_000)
     assert seen.marker == "one-document"

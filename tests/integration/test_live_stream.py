@@ -241,3 +241,23 @@ def test_open_streams_hold_no_database_connection(live):
     assert sessions() <= before + 1  # at most one read under way, none held
     for stream in streams:
         stream.close()
+
+
+def test_open_streams_share_a_few_threads(live):
+    """An idle stream holds no thread of its own (core/page_queue.py): a process's streams share
+    ``STREAM_THREADS`` for their reads, where each used to keep one for its whole life."""
+    import threading
+
+    from core.page_queue import STREAM_THREADS
+
+    people = [factories.user_make(f"p{i}") for i in range(12)]
+    match = factories.match_make(game="faraway", players=people[:2], seed=5)
+    warm = open_stream(live, f"/live/?match={match.pk}", people[0])
+    next_named(warm, "badge")
+    before = threading.active_count()
+    streams = [open_stream(live, f"/live/?match={match.pk}", who) for who in people[1:]]
+    for stream in streams:
+        next_named(stream, "badge")
+    assert threading.active_count() - before <= STREAM_THREADS
+    for stream in (warm, *streams):
+        stream.close()
