@@ -48,17 +48,24 @@ def _requests(page: Page) -> list[str]:
     return seen
 
 
+def _one_move(match: Match) -> Match:
+    """The awaited seat's first legal move, made on the server; the match as it is after."""
+    match.refresh_from_db()
+    seat_index = match.awaiting[0]
+    move_submit(
+        match=match,
+        seat=match.seats.get(index=seat_index),
+        move=factories.legal_moves(match, seat_index)[0],
+        expected_version=match.version,
+    )
+    match.refresh_from_db()
+    return match
+
+
 def _awaiting(match: Match, user) -> Match:
     match.refresh_from_db()
     while match.seats.get(index=match.awaiting[0]).user_id != user.pk:
-        seat_index = match.awaiting[0]
-        move_submit(
-            match=match,
-            seat=match.seats.get(index=seat_index),
-            move=factories.legal_moves(match, seat_index)[0],
-            expected_version=match.version,
-        )
-        match.refresh_from_db()
+        match = _one_move(match)
     return match
 
 
@@ -189,14 +196,7 @@ def test_a_table_event_during_a_fetch_is_caught_up_after_the_swap(live_site, mak
     held: list[int] = []
 
     def one_move() -> None:
-        match.refresh_from_db()
-        index = match.awaiting[0]
-        move_submit(
-            match=match,
-            seat=match.seats.get(index=index),
-            move=factories.legal_moves(match, index)[0],
-            expected_version=match.version,
-        )
+        _one_move(match)
 
     def hold_the_first(route: Route) -> None:
         if held:
@@ -238,15 +238,7 @@ def test_a_watcher_gets_each_move_on_its_stream_without_a_fetch(live_site, make_
     page, table = _watching(live_site, make_context, match, "cal")
     requests = _requests(page)
     for _ in range(3):
-        match.refresh_from_db()
-        index = match.awaiting[0]
-        move_submit(
-            match=match,
-            seat=match.seats.get(index=index),
-            move=factories.legal_moves(match, index)[0],
-            expected_version=match.version,
-        )
-        match.refresh_from_db()
+        match = _one_move(match)
         seen = table.wait_for_version(match.version, timeout_ms=5_000)
         assert seen.marker == "one-document"
     assert requests == [], f"the watcher's page asked: {requests}"
