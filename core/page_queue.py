@@ -28,7 +28,8 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from asgiref.sync import ThreadSensitiveContext
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
+from django.db import connections
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -79,7 +80,12 @@ class PageQueue:
             return
         if scope.get("path", "").startswith(STREAMS):
             async with ThreadSensitiveContext(executor=self.streams_thread()):
-                await self.app(scope, receive, send)
+                try:
+                    await self.app(scope, receive, send)
+                finally:
+                    # The thread outlives the stream: what the stream left open there (a
+                    # refusal's session read) is closed now, as a thread of its own took it.
+                    await sync_to_async(connections.close_all)()
             return
         async with self.slots():
             await self.app(scope, receive, send)
