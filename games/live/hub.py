@@ -15,10 +15,13 @@ hangs without closing the socket is found by a ``PING`` after ``PING_EVERY`` sec
 answered within ``PING_EVERY``.
 
 Members first: a new version wakes the match's members (its seats, creator, invited people) at
-once, and its watchers (anyone else at a public match) ``HEAD_START`` seconds later, at random
-moments spread over up to ``PARLOUR_LIVE_SPREAD`` seconds (``SPREAD_EACH`` a watcher): each
-woken page fetches its partial, and 500 watchers fetching at the same instant would queue the
-other seat's fetch behind theirs (bench/live.py measured a 4.5 s p50 that way).
+once, and its watchers (anyone else at a public match) ``HEAD_START`` seconds later. A watcher's
+stream carries the watchers' shared table itself (games/live/watch.py): one render a version,
+no fetch, so every watcher is woken at that moment. Where it cannot (``PARLOUR_WATCHER_RENDER_
+SECONDS`` 0 here; a match whose phrases show to watchers, in the stream) each woken page fetches
+its partial, and 500 watchers fetching at the same instant would queue the other seat's fetch
+behind theirs (bench/live.py measured a 4.5 s p50 that way): those are told at random moments
+spread over up to ``PARLOUR_LIVE_SPREAD`` seconds (``SPREAD_EACH`` a watcher: ``spread``).
 """
 
 from __future__ import annotations
@@ -139,12 +142,23 @@ class Hub:
             for listener in self.by_user.get(user_id, ()):
                 listener.offer_badge()
 
+    def spread(self, match_id: int) -> float:
+        """Seconds over which the watchers of ``match_id`` who fetch their partial are told of
+        a new version: ``SPREAD_EACH`` a stream of the match, at most ``PARLOUR_LIVE_SPREAD``."""
+        watching = len(self.by_match.get(match_id, ()))
+        return min(float(settings.PARLOUR_LIVE_SPREAD), SPREAD_EACH * watching)
+
     def _spread(self, watchers: list[Listener], marks: tuple[int, int]) -> None:
-        """Offer ``marks`` to ``watchers`` at random moments over their share of the spread."""
+        """Offer ``marks`` to ``watchers`` ``HEAD_START`` seconds from now: all at once where
+        their streams carry the table (games/live/watch.py; the stream spreads its own
+        fallback), else at random moments over their share of the spread."""
         if not watchers:
             return
         loop = asyncio.get_running_loop()
-        spread = min(float(settings.PARLOUR_LIVE_SPREAD), SPREAD_EACH * len(watchers))
+        if settings.PARLOUR_WATCHER_RENDER_SECONDS > 0:
+            loop.call_later(HEAD_START, _offer_all, watchers, marks)
+            return
+        spread = self.spread(watchers[0].match_id or 0)
         for listener in watchers:
             loop.call_later(HEAD_START + random.uniform(0.0, spread), listener.offer_table, marks)
 
@@ -200,6 +214,11 @@ class Hub:
             if not pinged:
                 await pubsub.ping()
                 pinged = True
+
+
+def _offer_all(listeners: list[Listener], marks: tuple[int, int]) -> None:
+    for listener in listeners:
+        listener.offer_table(marks)
 
 
 async def _quietly_close(pubsub: aioredis.client.PubSub, client: aioredis.Redis) -> None:

@@ -150,6 +150,11 @@ class LocalHub:
                     if not group:
                         del index[key]
 
+    def spread(self, match_id: int) -> float:
+        """No spread on the embedded default: a ``make run`` site has few watchers (the Redis
+        hub's ``spread``)."""
+        return 0.0
+
     @property
     def streams(self) -> int:
         with self.lock:

@@ -1,13 +1,17 @@
 """``/live/``: one server-sent-events stream a tab (docs/live.md).
 
-It carries numbers only: ``table`` events ("the match on screen is at version V and shown mark
-P", ``id: V.P``: docs/live.md, "Two marks") and ``badge`` events (the person's notices count and
-how many matches await their move). The page fetches its partial as a poll does, so redaction
-stays in the table's views. On connect it sends the current table (unless ``Last-Event-ID``
-says the page has it) and badge, so a reconnect or a tab shown again catches up at once; a
-comment every ``PARLOUR_LIVE_HEARTBEAT`` seconds keeps proxies from closing a quiet stream. It
-ends after ``LIFETIME`` seconds (the browser reconnects and the sign-in is checked again) and
-whenever the process loses Redis (the page polls until a stream can be had again).
+It carries ``table`` events ("the match on screen is at version V and shown mark P", ``id:
+V.P``: docs/live.md, "Two marks") and ``badge`` events (the person's notices count and how many
+matches await their move), numbers only: a member's page fetches its partial as a poll does, so
+redaction stays in the table's views. A watcher's stream (no member of a public match) carries
+the table itself instead, the ``watch`` event: the poll's own shared fragment, rendered by the
+table's views once a version (games/live/watch.py). On connect it sends the current table
+(unless ``Last-Event-ID`` says the page has it: numbers, even to a watcher) and badge, so a
+reconnect or a tab shown again catches up at once; a comment every ``PARLOUR_LIVE_HEARTBEAT``
+seconds keeps proxies from closing a quiet stream (one clock a process: games/live/beat.py). It
+ends after ``LIFETIME`` seconds, at its next keep-alive (the browser reconnects and the sign-in
+is checked again) and whenever the process loses Redis (the page polls until a stream can be
+had again).
 
 Signed out: 403. A match the person may not see (or no such match): 404, by the table's own
 visibility rule (``match_poll_version``); the match's members are told of a change before its
@@ -22,21 +26,26 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import time
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.handlers.asgi import ASGIRequest
-from django.db import connections
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from accounts.selectors import notify
+from games.live.beat import clock
 from games.live.hub import Hub, Listener, hub, settle
 from games.live.local import LocalHub, LocalListener, local_hub
+from games.live.release import release
+from games.live.watch import Carried, table_id, watch_carried, watch_render
 from games.selectors.access import match_watch_marks
 from games.selectors.notices import turns_waiting_count
 from games.views.notice_sources import notice_counts
@@ -44,11 +53,6 @@ from games.views.notice_sources import notice_counts
 LIFETIME = 1800.0  # seconds a stream lasts before the browser is asked to reconnect
 RETRY_MS = 2000  # the reconnect delay the browser is told (EventSource's ``retry:``)
 SYNC_HEARTBEAT = 5.0  # seconds between a WSGI stream's comments at most (a closed tab's thread)
-
-
-def table_id(marks: tuple[int, int]) -> str:
-    """The event id of a table state: ``version.phrases``."""
-    return f"{marks[0]}.{marks[1]}"
 
 
 def _badge(user_id: int) -> tuple[int, int]:
@@ -60,7 +64,7 @@ def _badge(user_id: int) -> tuple[int, int]:
         turns = counts.get(notify.NOTICE_TURNS)
         return sum(counts.values()), turns_waiting_count(user_id) if turns is None else turns
     finally:
-        _release()
+        release()
 
 
 def _marks(match_id: int, user: AbstractBaseUser) -> tuple[int, int] | None:
@@ -76,20 +80,7 @@ def _watch_marks(match_id: int, user: AbstractBaseUser) -> tuple[tuple[int, int]
     try:
         return match_watch_marks(match_id=match_id, user=user)
     finally:
-        _release()
-
-
-def _release() -> None:
-    """Close this thread's database connections (back to the pool under PARLOUR_DB_POOL).
-
-    A stream's request lasts as long as the stream, and under ASGI its sync code runs in a
-    thread of its own: a connection it opened (the session, the user, a read) would be held
-    for the stream's whole life, and twenty streams emptied a pool of ten, stopping every page
-    of the process (found by bench/live.py). Each read gives its connection back instead;
-    never one inside a transaction (a WSGI caller's, which the view may run inside)."""
-    for connection in connections.all(initialized_only=True):
-        if not connection.in_atomic_block:
-            connection.close()
+        release()
 
 
 def _event(name: str, data: dict[str, int], event_id: str | None = None) -> str:
@@ -119,8 +110,11 @@ async def live_stream(request: HttpRequest) -> HttpResponse:
         if found is None:
             raise Http404("No such match.")
         member = found[1]
+    # A watcher's stream carries the watchers' table itself (games/live/watch.py), in the
+    # reader's time zone (the middleware's, gone by the time the stream runs).
+    watching = None if member else Watching(request, timezone.get_current_timezone_name())
     if settings.PARLOUR_LIVE_LOCAL:
-        return await _local_stream(request, match_id, user)
+        return await _local_stream(request, match_id, user, watching)
     if not settings.PARLOUR_LIVE or not isinstance(request, ASGIRequest):
         # Off, or a WSGI server (runserver), which would hold the whole endless answer back:
         # 204, which tells an EventSource not to reconnect (the page polls instead).
@@ -133,12 +127,25 @@ async def live_stream(request: HttpRequest) -> HttpResponse:
     listener = this_hub.listen(match_id, user.pk, member)
     last_id = request.headers.get("Last-Event-ID", "")
     response = StreamingHttpResponse(
-        _events(this_hub, listener, user, last_id), content_type="text/event-stream"
+        _events(this_hub, listener, user, last_id, watching), content_type="text/event-stream"
     )
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
-    await sync_to_async(_release)()  # the session's and the user's reads: not held open
+    await sync_to_async(release)()  # the session's and the user's reads: not held open
     return response
+
+
+@dataclass(frozen=True)
+class Watching:
+    """A watcher's stream (no member of its public match): the request and time zone its
+    ``watch`` events are rendered for."""
+
+    request: HttpRequest
+    zone: str
+
+
+def _numbers(table: tuple[int, int]) -> str:
+    return _event("table", {"version": table[0], "phrases": table[1]}, table_id(table))
 
 
 async def _events(
@@ -146,48 +153,69 @@ async def _events(
     listener: Listener | LocalListener,
     user: AbstractBaseUser,
     last_id: str,
+    watching: Watching | None = None,
 ) -> AsyncIterator[str]:
     loop = asyncio.get_running_loop()
     ends = loop.time() + LIFETIME
-    heartbeat = float(settings.PARLOUR_LIVE_HEARTBEAT)
+    wake: asyncio.Event = listener.wake  # type: ignore[assignment]
+    beats = clock(float(settings.PARLOUR_LIVE_HEARTBEAT))
+    beat = beats.join(wake)  # one clock a process wakes it for its keep-alive
     sent: tuple[int, int] | None = None
+    opened: tuple[int, int] | None = None
     try:
         yield f"retry: {RETRY_MS}\n\n"
         # Read after listening, so a change between the two is announced, never lost.
         if listener.match_id is not None:
-            marks = await sync_to_async(_marks)(listener.match_id, user)
+            marks = opened = await sync_to_async(_marks)(listener.match_id, user)
             if marks is not None:
                 if table_id(marks) == last_id:
                     sent = marks
                 listener.offer_table(marks)
         listener.offer_badge()
         while True:
-            left = ends - loop.time()
-            if left <= 0:
-                return
-            try:
-                await asyncio.wait_for(listener.wake.wait(), min(heartbeat, left))  # type: ignore[union-attr]
-            except TimeoutError:
-                yield ": keep-alive\n\n"
-                continue
-            listener.wake.clear()  # type: ignore[union-attr]
+            await wake.wait()
+            wake.clear()
             if listener.down:
                 return
+            if beat.due:
+                beat.due = False
+                if loop.time() >= ends:
+                    return
+                yield ": keep-alive\n\n"
             table = listener.table
             if table is not None and (sent is None or table > sent):
-                sent = table
-                data = {"version": table[0], "phrases": table[1]}
-                yield _event("table", data, table_id(table))
+                # A change a watcher is told of brings the table itself; the state at connect
+                # (the page was just rendered, or the stream came back) is told in numbers.
+                carried = None
+                if watching is not None and table != opened:
+                    request, zone = watching.request, watching.zone
+                    carried = await watch_carried(request, listener.match_id, table, zone)
+                    if carried is None:  # the page fetches: spread, as the hub would have
+                        await asyncio.sleep(random.uniform(0.0, this_hub.spread(listener.match_id)))
+                sent, event = _table_event(table, carried)
+                yield event
             if listener.badge:
                 listener.badge = False
                 count, turns = await sync_to_async(_badge)(listener.user_id)
                 yield _event("badge", {"count": count, "turns": turns})
     finally:
+        beats.leave(beat)
         this_hub.forget(listener)
 
 
+def _table_event(table: tuple[int, int], carried: Carried | None) -> tuple[tuple[int, int], str]:
+    """What is sent and its text: the table ``carried`` (a ``watch`` event, its marks read as
+    new as ``table`` or newer), else ``table`` in numbers (the page fetches)."""
+    if carried is not None and carried[0] >= table:
+        return carried
+    return table, _numbers(table)
+
+
 async def _local_stream(
-    request: HttpRequest, match_id: int | None, user: AbstractBaseUser
+    request: HttpRequest,
+    match_id: int | None,
+    user: AbstractBaseUser,
+    watching: Watching | None,
 ) -> HttpResponse:
     """The embedded default's stream, woken by the local hub (games/live/local.py): an async
     generator under ASGI; under WSGI (``runserver``, threaded) a sync one, which the server
@@ -200,19 +228,23 @@ async def _local_stream(
     last_id = request.headers.get("Last-Event-ID", "")
     if isinstance(request, ASGIRequest):
         listener = this_hub.listen(match_id, user.pk, asyncio.get_running_loop())
-        events: Any = _events(this_hub, listener, user, last_id)
+        events: Any = _events(this_hub, listener, user, last_id, watching)
     else:
         listener = this_hub.listen(match_id, user.pk)
-        events = _sync_events(this_hub, listener, user, last_id)
+        events = _sync_events(this_hub, listener, user, last_id, watching)
     response = StreamingHttpResponse(events, content_type="text/event-stream")
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"
-    await sync_to_async(_release)()
+    await sync_to_async(release)()
     return response
 
 
 def _sync_events(
-    this_hub: LocalHub, listener: LocalListener, user: AbstractBaseUser, last_id: str
+    this_hub: LocalHub,
+    listener: LocalListener,
+    user: AbstractBaseUser,
+    last_id: str,
+    watching: Watching | None,
 ) -> Iterator[str]:
     """``_events`` for a WSGI server: the same events, waiting on a ``threading.Event``. A
     comment every ``SYNC_HEARTBEAT`` seconds at most finds a closed tab (the write fails and
@@ -220,10 +252,11 @@ def _sync_events(
     ends = time.monotonic() + LIFETIME
     heartbeat = min(float(settings.PARLOUR_LIVE_HEARTBEAT), SYNC_HEARTBEAT)
     sent: tuple[int, int] | None = None
+    opened: tuple[int, int] | None = None
     try:
         yield f"retry: {RETRY_MS}\n\n"
         if listener.match_id is not None:
-            marks = _marks(listener.match_id, user)
+            marks = opened = _marks(listener.match_id, user)
             if marks is not None:
                 if table_id(marks) == last_id:
                     sent = marks
@@ -241,8 +274,11 @@ def _sync_events(
                 return
             table = listener.table
             if table is not None and (sent is None or table > sent):
-                sent = table
-                yield _event("table", {"version": table[0], "phrases": table[1]}, table_id(table))
+                carried = None
+                if watching is not None and table != opened:  # few watchers here: no memo
+                    carried = watch_render(watching.request, listener.match_id, watching.zone)
+                sent, event = _table_event(table, carried)
+                yield event
             if listener.badge:
                 listener.badge = False
                 count, turns = _badge(listener.user_id)

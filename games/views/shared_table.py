@@ -92,11 +92,17 @@ def watcher_frame_key(match: Match, *, ply: int, perspective: str, analysis: str
     return "parlour:frame:" + ":".join(str(p) for p in parts)
 
 
+def phrases_for_watchers(match: Match) -> bool:
+    """Whether phrases show to the match's watchers: then each reader's phrase filter is in
+    their fragment's key; else the fragment is the same for every reader of a time zone."""
+    return match.phrase_count > 0 and match.phrases_watchers
+
+
 def _phrase_filter(match: Match, viewer_id: int) -> str:
     """What of the reader decides which phrases they see (``phrases_visible``): nothing while
     none may show to watchers; else the mute box, and the people a block stands between
     them and (hashed). Two queries, only at a match whose watchers see phrases."""
-    if match.phrase_count == 0 or not match.phrases_watchers:
+    if not phrases_for_watchers(match):
         return "-"
     if NotificationSettings.objects.filter(user_id=viewer_id, mute_phrases=True).exists():
         return "muted"

@@ -60,14 +60,23 @@ def match_table_poll(request: HttpRequest, pk: int) -> HttpResponse:
     if request.GET.get("version") == str(version) and request.GET.get("phrases", "0") == str(said):
         return HttpResponse(status=204)
     match = Match.objects.get(pk=pk)
-    if not member and watcher_shareable(match, request.user):
-        # Every watcher of a public match sees the same table: one render a version, shared
-        # (games/views/shared_table.py); a member's is their own, below.
-        key = watcher_table_key(match, request.user.pk)
-        content = watcher_table(key, lambda: _watcher_render(request, match))
+    if not member:
+        content = watcher_fragment(request, match)
         if content is not None:
             return _poll_answer(match, HttpResponse(content))
     return _poll_answer(match, _poll_render(request, match))
+
+
+def watcher_fragment(request: HttpRequest, match: Match) -> bytes | None:
+    """The table partial every watcher of ``match`` shares (games/views/shared_table.py), for
+    ``request``'s reader, who is no member of it (the caller found so): rendered once a version
+    and kept; ``None`` where it is not shared (a private or forming match, the reader seated
+    after all): the caller renders the reader's own. The poll serves it, and a watcher's stream
+    carries it (games/live/watch.py)."""
+    if not watcher_shareable(match, request.user):
+        return None
+    key = watcher_table_key(match, request.user.pk)
+    return watcher_table(key, lambda: _watcher_render(request, match))
 
 
 def _poll_render(request: HttpRequest, match: Match) -> HttpResponse:
@@ -89,6 +98,9 @@ def _watcher_render(request: HttpRequest, match: Match) -> bytes | None:
         match_table(match=match, seat=None, seats=seats, viewer_id=request.user.pk)
     )
     _beside(context, request, match, seats)
+    # Always swapped into an open page (a poll's answer, a stream's event): the parts beside
+    # the table ride along, whoever asked first (a stream's request is no htmx request).
+    context["beside_oob"] = True
     return render(request, TABLE_PARTIAL, context).content
 
 

@@ -140,6 +140,32 @@
     if (Number(found.dataset.version) !== data.version ||
         Number(found.dataset.phrases || 0) !== data.phrases) tableFetch();
   }
+  // A watcher's stream (anyone not a member of a public match) carries the table itself: the
+  // "watch" event's data is the partial every watcher shares, swapped in as a fetch's answer
+  // would be, without the fetch. Each is the whole table, so one missed changes nothing: the
+  // next is whole too. One without a table in it (never sent so) is fetched as a "table"
+  // event's would be, and a table older than the page's is left.
+  function onWatch(event) {
+    var found = table();
+    if (!found || !window.htmx) return;
+    var fresh = document.createElement("template");
+    fresh.innerHTML = event.data;
+    var next = fresh.content.querySelector("#table");
+    if (!next) {
+      tableFetch();
+      return;
+    }
+    var marks = {
+      version: Number(next.dataset.version),
+      phrases: Number(next.dataset.phrases || 0),
+    };
+    if (!announced || marks.version > announced.version ||
+        (marks.version === announced.version && marks.phrases > announced.phrases)) {
+      announced = marks;
+    }
+    if (!behind(found)) return;
+    window.htmx.swap(found, event.data, { swapStyle: "outerHTML" });
+  }
   function onBadge(event) {
     var data = JSON.parse(event.data);
     var found = badge();
@@ -162,6 +188,7 @@
       pollStop();
     });
     source.addEventListener("table", onTable);
+    source.addEventListener("watch", onWatch);
     source.addEventListener("badge", onBadge);
     source.addEventListener("error", function () {
       // Reconnecting by itself (readyState CONNECTING): poll meanwhile. Refused for good

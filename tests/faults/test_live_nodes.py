@@ -26,6 +26,7 @@ from games.models import Match
 from tests import factories
 from tests.faults.conftest import person, visitor_for
 from tests.faults.play import MARGIN, play_awaited, timed_moves
+from tests.integration.test_watcher_render_shared import _seated_for
 from tests.polling import wait_for
 from tests.stack.http import Browser, page_state
 from tests.stack.processes import Nginx, Node, Stack
@@ -62,9 +63,20 @@ def watch(
     )
 
 
+def told_version(event: Event) -> int | None:
+    """The version a ``table`` event tells, or a ``watch`` event's table is at (a watcher's
+    stream carries the table itself: docs/live.md); ``None`` for any other event."""
+    if event.name == "table":
+        return event.json()["version"]
+    if event.name == "watch":
+        return int(event.data.split('data-version="', 1)[1].split('"', 1)[0])
+    return None
+
+
 def is_table(version: int) -> Callable[[Event], bool]:
     def check(event: Event) -> bool:
-        return event.name == "table" and event.json()["version"] >= version
+        told = told_version(event)
+        return told is not None and told >= version
 
     return check
 
@@ -78,10 +90,12 @@ def announced(stream: EventStream, match: Match) -> float:
         event = stream.wait_for(is_table(match.version), timeout=AT_ONCE)
     except TimeoutError:
         raise AssertionError(f"version {match.version} not announced in {AT_ONCE} s") from None
-    data = event.json()
-    assert data["version"] == match.version, (data, match.version)
-    assert event.id == f"{data['version']}.{data['phrases']}"
-    assert set(data) == {"version", "phrases"}  # a version, never a card or a name
+    assert told_version(event) == match.version, (event, match.version)
+    assert event.id == f"{match.version}.{match.shown}"
+    if event.name == "watch":  # the watchers' table: never a seat's
+        assert _seated_for(event.data.encode()) is None, event.data[:300]
+    else:
+        assert set(event.json()) == {"version", "phrases"}  # a version, never a card or a name
     return time.monotonic() - started
 
 

@@ -19,6 +19,7 @@ from playwright.sync_api import Page, Request, Route, expect
 from games.engines import get_engine
 from games.models import Match
 from games.services import move_submit
+from games.services.phrases import phrase_say
 from tests import factories
 from tests.functional.pages import TablePage, log_in, tab_visibility_set
 
@@ -47,17 +48,24 @@ def _requests(page: Page) -> list[str]:
     return seen
 
 
+def _one_move(match: Match) -> Match:
+    """The awaited seat's first legal move, made on the server; the match as it is after."""
+    match.refresh_from_db()
+    seat_index = match.awaiting[0]
+    move_submit(
+        match=match,
+        seat=match.seats.get(index=seat_index),
+        move=factories.legal_moves(match, seat_index)[0],
+        expected_version=match.version,
+    )
+    match.refresh_from_db()
+    return match
+
+
 def _awaiting(match: Match, user) -> Match:
     match.refresh_from_db()
     while match.seats.get(index=match.awaiting[0]).user_id != user.pk:
-        seat_index = match.awaiting[0]
-        move_submit(
-            match=match,
-            seat=match.seats.get(index=seat_index),
-            move=factories.legal_moves(match, seat_index)[0],
-            expected_version=match.version,
-        )
-        match.refresh_from_db()
+        match = _one_move(match)
     return match
 
 
@@ -188,14 +196,7 @@ def test_a_table_event_during_a_fetch_is_caught_up_after_the_swap(live_site, mak
     held: list[int] = []
 
     def one_move() -> None:
-        match.refresh_from_db()
-        index = match.awaiting[0]
-        move_submit(
-            match=match,
-            seat=match.seats.get(index=index),
-            move=factories.legal_moves(match, index)[0],
-            expected_version=match.version,
-        )
+        _one_move(match)
 
     def hold_the_first(route: Route) -> None:
         if held:
@@ -215,3 +216,50 @@ def test_a_table_event_during_a_fetch_is_caught_up_after_the_swap(live_site, mak
     assert held == [200], "the first fetch was not the one held"
     assert seen.version == before + 2 and seen.marker == "one-document"
     assert page.evaluate(STREAMING_JS)
+
+
+def _watching(live_site: str, make_context, match: Match, name: str) -> tuple[Page, TablePage]:
+    """``name`` (no member of ``match``) on its table page, its stream open."""
+    factories.user_make(name)
+    page = make_context().new_page()
+    log_in(page, live_site, name)
+    page.goto(f"{live_site}/matches/{match.pk}/")
+    page.wait_for_function(STREAMING_JS)
+    table = TablePage(page, name)
+    table.mark("one-document")
+    return page, table
+
+
+def test_a_watcher_gets_each_move_on_its_stream_without_a_fetch(live_site, make_context):
+    """A watcher's stream carries the table itself (the ``watch`` event): the page swaps it in
+    and asks nothing, move after move (the swapped-in table takes the next one too)."""
+    ann, bea = factories.user_make("ann"), factories.user_make("bea")
+    match = factories.match_make(game="faraway", players=[ann, bea], seed=5)
+    page, table = _watching(live_site, make_context, match, "cal")
+    requests = _requests(page)
+    for _ in range(3):
+        match = _one_move(match)
+        seen = table.wait_for_version(match.version, timeout_ms=5_000)
+        assert seen.marker == "one-document"
+    assert requests == [], f"the watcher's page asked: {requests}"
+    # The swapped-in table is htmx's: its poll URL names the new version.
+    assert f"version={match.version}" in page.get_attribute("#table", "hx-get")
+    assert page.evaluate(STREAMING_JS)
+
+
+def test_a_watcher_told_in_numbers_fetches_its_table(live_site, make_context):
+    """Phrases shown to watchers make each watcher's table their own once one is said: the
+    stream tells the numbers and the page fetches, as before the ``watch`` event."""
+    ann, bea = factories.user_make("ann"), factories.user_make("bea")
+    match = factories.match_make(game="faraway", players=[ann, bea], seed=5)
+    Match.objects.filter(pk=match.pk).update(phrases_watchers=True)
+    page, table = _watching(live_site, make_context, match, "cal")
+    requests = _requests(page)
+    match = _awaiting(match, bea if match.awaiting[0] == 0 else ann)
+    table.wait_for_version(match.version, timeout_ms=5_000)
+    assert requests == [], f"no phrase yet, the same table for all: {requests}"
+    phrase_say(match_id=match.pk, user=ann, key="good_luck")
+    match = _awaiting(match, bea if match.awaiting[0] == 0 else ann)
+    seen = table.wait_for_version(match.version, timeout_ms=5_000)
+    assert seen.marker == "one-document"
+    assert requests and all("/table/?version=" in url for url in requests), requests

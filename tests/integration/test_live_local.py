@@ -84,10 +84,11 @@ def test_a_move_wakes_a_waiting_stream_at_once(embedded):
     stream.close()
 
 
-def test_the_local_stream_carries_numbers_only(embedded):
-    ann, bea, cal = (factories.user_make(n) for n in ("ann", "bea", "cal"))
+def test_the_local_stream_carries_numbers_only_to_members(embedded):
+    """A watcher's carries the table (tests/integration/test_live_watch.py)."""
+    ann, bea = (factories.user_make(n) for n in ("ann", "bea"))
     match = factories.match_make(game="faraway", players=[ann, bea], seed=5)
-    streams = [open_stream(embedded, f"/live/?match={match.pk}", who) for who in (bea, cal)]
+    streams = [open_stream(embedded, f"/live/?match={match.pk}", who) for who in (ann, bea)]
     events = [next_named(s, name) for s in streams for name in ("table", "badge")]
     match = play_one(match)
     events += [next_named(s, "table") for s in streams]

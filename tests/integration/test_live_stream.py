@@ -156,7 +156,8 @@ def test_a_watcher_of_a_public_match_hears_its_moves(live):
     assert stream.status == 200
     next_named(stream, "table")
     match = play_one(match)
-    assert next_named(stream, "table").json()["version"] == match.version
+    # The table itself (a watcher's stream carries it: tests/integration/test_live_watch.py).
+    assert next_named(stream, "watch").id == f"{match.version}.{match.shown}"
     stream.close()
 
 
@@ -239,4 +240,24 @@ def test_open_streams_hold_no_database_connection(live):
         next_named(stream, "badge")
     assert sessions() <= before + 1  # at most one read under way, none held
     for stream in streams:
+        stream.close()
+
+
+def test_open_streams_share_a_few_threads(live):
+    """An idle stream holds no thread of its own (core/page_queue.py): a process's streams share
+    ``STREAM_THREADS`` for their reads, where each used to keep one for its whole life."""
+    import threading
+
+    from core.page_queue import STREAM_THREADS
+
+    people = [factories.user_make(f"p{i}") for i in range(12)]
+    match = factories.match_make(game="faraway", players=people[:2], seed=5)
+    warm = open_stream(live, f"/live/?match={match.pk}", people[0])
+    next_named(warm, "badge")
+    before = threading.active_count()
+    streams = [open_stream(live, f"/live/?match={match.pk}", who) for who in people[1:]]
+    for stream in streams:
+        next_named(stream, "badge")
+    assert threading.active_count() - before <= STREAM_THREADS
+    for stream in (warm, *streams):
         stream.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from typing import Any
 
 import pytest
 
@@ -67,15 +68,22 @@ def test_forgotten_listeners_leave_no_trace():
     asyncio.run(run())
 
 
+def _seat_and_watchers(hub: Hub, watching: int) -> tuple[Any, list[Any]]:
+    """A seat and ``watching`` watchers of match 7, told of version 12 now."""
+    seat = hub.listen(7, 1, member=True)
+    watchers = [hub.listen(7, 100 + i, member=False) for i in range(watching)]
+    hub.dispatch(json.dumps({"m": 7, "v": 12, "p": 0}))
+    return seat, watchers
+
+
 def test_members_are_told_at_once_and_watchers_within_the_spread(settings):
+    """Where watchers fetch their partial (their streams carry no table)."""
     settings.PARLOUR_LIVE_SPREAD = 0.3
+    settings.PARLOUR_WATCHER_RENDER_SECONDS = 0
 
     async def run() -> None:
-        hub = _hub()
-        seat = hub.listen(7, 1, member=True)
-        watchers = [hub.listen(7, 100 + i, member=False) for i in range(200)]
         started = asyncio.get_running_loop().time()
-        hub.dispatch(json.dumps({"m": 7, "v": 12, "p": 0}))
+        seat, watchers = _seat_and_watchers(_hub(), 200)
         assert seat.table == (12, 0)
         assert sum(w.table is not None for w in watchers) < len(watchers)
         await asyncio.gather(*(w.wake.wait() for w in watchers))
@@ -97,5 +105,23 @@ def test_a_lone_watcher_waits_a_few_milliseconds_at_most(settings):
         await asyncio.wait_for(watcher.wake.wait(), 1.0)
         assert asyncio.get_running_loop().time() - started < HEAD_START + 0.5
         assert watcher.table == (3, 0)
+
+    asyncio.run(run())
+
+
+def test_watchers_whose_streams_carry_the_table_are_told_together(settings):
+    """Their streams carry the table itself (games/live/watch.py): no fetch to spread, so every
+    watcher is told at once, ``HEAD_START`` after the members."""
+    settings.PARLOUR_LIVE_SPREAD = 2.0
+    settings.PARLOUR_WATCHER_RENDER_SECONDS = 300
+
+    async def run() -> None:
+        hub = _hub()
+        seat, watchers = _seat_and_watchers(hub, 300)
+        assert seat.table == (12, 0) and all(w.table is None for w in watchers)
+        await asyncio.wait_for(watchers[0].wake.wait(), 1.0)
+        assert all(w.table == (12, 0) for w in watchers)  # the same moment for all of them
+        # What a stream that falls back to a fetch waits at most: 4 ms a stream of the match.
+        assert hub.spread(7) == pytest.approx(0.004 * 301)
 
     asyncio.run(run())
