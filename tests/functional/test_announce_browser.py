@@ -159,3 +159,22 @@ def test_phrases_are_told_and_the_same_words_twice_are_told_twice(live_site, mak
     expect(page.locator("#event-log li").first).to_have_text("bea: “Well played”")
     page.wait_for_timeout(200)
     assert told(page) == said
+
+
+def test_a_refused_move_is_told_as_an_alert(live_site, make_context):
+    ann, bea = factories.user_make("ann"), factories.user_make("bea")
+    match = factories.match_make(players=[ann, bea], seed=5)
+    _awaiting(match, {0: _client(ann), 1: _client(bea)}, 0)
+    page = _open(live_site, make_context, "ann", match)
+    expect(page.get_by_role("alert", name="Alerts")).to_have_text("Your turn.")
+    # A page a version behind (another tab moved meanwhile): its move is refused in words.
+    page.evaluate(
+        "() => document.querySelectorAll('#table input[name=version]')"
+        ".forEach(i => { i.value = String(Number(i.value) - 1); })"
+    )
+    page.locator("#table button.move[data-move]").first.click()
+    refusal = page.locator("#move-error")
+    expect(refusal).to_be_visible()
+    expect(page.locator("#announce-alert p")).to_have_count(2)
+    assert told(page, "alert") == ["Your turn.", refusal.inner_text().strip()]
+    assert told(page) == []
