@@ -10,7 +10,9 @@ import re
 
 import pytest
 
+from games import tasks
 from games.models import Match
+from games.services import match_create
 from tests import factories
 from tests.factories import LogItem, log_items
 
@@ -93,3 +95,28 @@ def test_each_phrase_is_its_own_line_though_its_words_repeat(ann, bea, ann_clien
     own = [item for item in _page(ann_client, match) if item.said]
     assert [item.key for item in own] == [item.key for item in heard]
     assert all(item.own for item in own)
+
+
+def test_a_rounds_score_is_a_new_line_of_its_own(ann, ann_client):
+    """Gulliver's round end (each seat's held cards and score) is told like a move: its line has
+    a key no render before it had."""
+    match = match_create(
+        game="gulliver",
+        num_players=3,
+        created_by=ann,
+        bots={0: "greedy", 1: "greedy", 2: "greedy"},
+        creator_plays=False,
+    )
+    before: list[LogItem] = []
+    for _ in range(500):
+        match.refresh_from_db()
+        if not match.awaiting:
+            break
+        before = _page(ann_client, match)
+        tasks.bot_turn.apply((match.pk, match.version), throw=True)
+    after = _page(ann_client, match)
+    seen = {item.key for item in before}
+    new = [item for item in after if item.key not in seen]
+    scored = [item for item in new if item.text.startswith("Round 1 is over")]
+    assert len(scored) == 1 and scored[0].key.startswith(f"{match.ply}.")
+    assert not any(item.own for item in after)  # a watcher owns nothing
