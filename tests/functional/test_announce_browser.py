@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 from games.models import Match
 from games.services import match_create
 from tests import factories
-from tests.functional.pages import TablePage, log_in
+from tests.functional.pages import STREAMING_JS, TablePage, log_in
 
 pytestmark = [
     pytest.mark.browser,
@@ -24,7 +24,6 @@ pytestmark = [
     pytest.mark.services("redis"),
 ]
 
-STREAMING_JS = "() => !!window.parlourLive && window.parlourLive.streaming()"
 # When the status region was first told something (Date.now()), and when the person clicked.
 TIMES_JS = """() => {
   window.__toldAt = null;
