@@ -24,11 +24,15 @@ pytestmark = [
     pytest.mark.services("redis"),
 ]
 
-# When the status region was first told something (Date.now()), and when the person clicked.
-TIMES_JS = """() => {
+# When the status region first told a line starting with ``who`` (Date.now()), and when the
+# person last clicked.
+TIMES_JS = """who => {
   window.__toldAt = null;
-  new MutationObserver(() => { window.__toldAt = window.__toldAt || Date.now(); })
-    .observe(document.getElementById('announce-news'), {childList: true});
+  const region = document.getElementById('announce-news');
+  new MutationObserver(() => {
+    const heard = [...region.children].some(p => p.textContent.startsWith(who));
+    if (heard && window.__toldAt === null) window.__toldAt = Date.now();
+  }).observe(region, {childList: true});
   document.addEventListener('click', () => { window.__clickedAt = Date.now(); }, true);
 }"""
 # The log's lines the page shows, oldest first, as the announcements tell them.
@@ -89,14 +93,14 @@ def test_a_bots_move_is_told_within_two_seconds_of_the_persons(live_site, make_c
     page = _open(live_site, make_context, "ann", match)
     expect(page.locator("#announce-alert")).to_have_text("Your turn.")  # on load: no old lines
     assert told(page) == []
-    page.evaluate(TIMES_JS)
+    page.evaluate(TIMES_JS, "Greedy bot")
     table = TablePage(page, "ann")
     before = {line["key"] for line in page.evaluate(LOG_JS)}
-    while True:  # ann's whole turn, as she clicks it; the bot answers the last step
-        table.play(table.snapshot().moves[0])
+    while True:  # ann's whole turn, as she clicks it; the bot answers its last step
+        answered = table.play(table.snapshot().moves[0])
         match.refresh_from_db()
-        if match.awaiting != [0] or match.status != Match.Status.ACTIVE:
-            break
+        if match.awaiting != [0] or match.version > answered.version:
+            break  # the bot's turn: awaited, or played already
     page.wait_for_function("() => window.__toldAt !== null", timeout=5000)
     waited = page.evaluate("() => window.__toldAt - window.__clickedAt")
     print(f"the bot's move told {waited} ms after ann's last click")
@@ -177,3 +181,25 @@ def test_a_refused_move_is_told_as_an_alert(live_site, make_context):
     expect(page.locator("#announce-alert p")).to_have_count(2)
     assert told(page, "alert") == ["Your turn.", refusal.inner_text().strip()]
     assert told(page) == []
+
+
+def test_a_watcher_hears_the_public_lines(live_site, make_context):
+    """A watcher of a public match (whose stream may carry the shared table itself) hears each
+    seat's moves in their public words: a pack draw without its card."""
+    ann, bea = factories.user_make("ann"), factories.user_make("bea")
+    factories.user_make("cal")
+    match = factories.match_make(players=[ann, bea], seed=5)
+    clients = {0: _client(ann), 1: _client(bea)}
+    _awaiting(match, clients, 0)
+    page = _open(live_site, make_context, "cal", match)
+    before = {line["key"] for line in page.evaluate(LOG_JS)}
+    _play_turn(clients[0], match, 0)
+    match.refresh_from_db()
+    page.wait_for_function(
+        "v => Number(document.querySelector('#table').dataset.version) >= v", arg=match.version
+    )
+    new = [line for line in page.evaluate(LOG_JS) if line["key"] not in before]
+    expect(page.locator("#announce-news p")).to_have_count(len(new))
+    assert told(page) == [line["text"] for line in new]
+    assert "ann drew from the pack." in told(page)
+    assert told(page, "alert") == []
