@@ -8,6 +8,7 @@ import random
 import re
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -111,6 +112,29 @@ def post_move(
         {"move": json.dumps(move), "version": match.version if version is None else version},
         headers=headers,
     )
+
+
+@dataclass(frozen=True)
+class LogItem:
+    """One line of a table's log as a page carries it (``li[data-line]``)."""
+
+    key: str
+    text: str
+    own: bool  # the reader's own act (data-own): not told as news (static/js/announce.js)
+    said: bool  # a phrase (class "said")
+
+
+LOG_ITEM = re.compile(r'<li( class="said")? data-line="([^"]*)"( data-own)?>(.*?)</li>', flags=re.S)
+
+
+def log_items(page: str) -> list[LogItem]:
+    """The log's lines in ``page`` (a whole page, a partial, a move's answer), as it lists
+    them: newest first."""
+    log = page[page.index('id="event-log"') :] if 'id="event-log"' in page else page
+    return [
+        LogItem(key=key, text=html.unescape(text.strip()), own=bool(own), said=bool(said))
+        for said, key, own, text in LOG_ITEM.findall(log)
+    ]
 
 
 def normalise_table_html(page: str) -> str:

@@ -68,7 +68,7 @@ def table_build(
     table: dict[str, Any] = builder.table(view, names, log)
     if interactive:
         explain_clicks(table, view)
-    table["events"] = event_lines(log, names, builder.event_line)
+    table["events"] = event_lines(log, names, builder.event_line, reader=view.get("seat"))
     table["board_template"] = builder.board_template
     return table
 

@@ -24,9 +24,24 @@ class LogLine(str):
     """A line of the table's log: the template asks each line ``line.said`` (a phrase, not an
     event: ``games.presentation.phrases.SaidLine``). Every line answers it, so the template's
     lookup never fails (a plain ``str`` made Django try three lookups and ``dir()`` per line,
-    60 times a render)."""
+    60 times a render).
+
+    ``key`` names the line for the whole match, the same in every render for the same reader
+    (a full table, a move's answer, a watcher's shared table), so the page announces each line
+    once however often it is rendered, and a line the same words as another is still its own
+    (static/js/announce.js, docs/accessibility.md). ``own``: the reader's own act (the first
+    event of a move they chose, a phrase they said), which their press already answered."""
 
     said = False
+    key = ""
+    own = False
+
+    @classmethod
+    def keyed(cls, text: str, key: str, own: bool = False) -> LogLine:
+        line = cls(text)
+        line.key = key
+        line.own = own
+        return line
 
 
 # (view, names, log): the log is there for the facts a view read back from storage lacks.
@@ -206,23 +221,36 @@ def event_lines(
     names: list[str],
     line_of: EventLine,
     limit: int | None = EVENT_LOG_LENGTH,
+    reader: int | None = None,
 ) -> list[str]:
     """The latest ``limit`` events of ``log`` (all of them for ``None``) in words, oldest first,
     each entry's auto note just after the line of its first event (so the newest-first log
     shows the note right above that move). An event with nothing to say to this viewer still
-    counts."""
-    noted: list[tuple[dict[str, Any], str]] = []  # (event, the note that follows its line)
+    counts.
+
+    Each line is keyed by its entry's ply and its event's place counted from the entry's end
+    (an entry cut short loses events from its start, so the count from the end stays); the
+    first event of a move ``reader``'s seat chose is their ``own`` (``LogLine``)."""
+    noted: list[tuple[dict[str, Any], str, str, bool]] = []  # (event, note after it, key, own)
     for entry in log:
         note = ""
         resigning = bool(entry.events) and entry.events[0].get("type") == "resign"
         if entry.auto and entry.seat is not None and not resigning:
             note = auto_note(entry.auto, seat_name(names, entry.seat))
+        chosen = reader is not None and entry.seat == reader and not entry.auto
+        last = len(entry.events) - 1
         # Every engine step emits at least one event, so the note always has a line to follow.
-        noted.extend((event, note if i == 0 else "") for i, event in enumerate(entry.events))
+        noted.extend(
+            (event, note if i == 0 else "", f"{entry.ply}.{last - i}", chosen and i == 0)
+            for i, event in enumerate(entry.events)
+        )
     lines: list[str] = []
-    for event, note in noted if limit is None else noted[-limit:]:
+    for event, note, key, own in noted if limit is None else noted[-limit:]:
         said = resign_line(event, names) if event.get("type") == "resign" else line_of(event, names)
-        lines.extend(LogLine(text) for text in (said, note) if text)
+        if said:
+            lines.append(LogLine.keyed(said, key, own))
+        if note:
+            lines.append(LogLine.keyed(note, f"{key}n"))
     return lines
 
 

@@ -23,9 +23,12 @@ class SaidLine(LogLine):
     said = True
 
 
-def phrase_line(game: str, phrase: SaidPhrase, names: list[str]) -> SaidLine:
-    """One said phrase as a line of the log."""
-    return SaidLine(f"{seat_name(names, phrase.seat)}: “{phrase_words(game, phrase.key)}”")
+def phrase_line(
+    game: str, phrase: SaidPhrase, names: list[str], key: str = "", reader: int | None = None
+) -> LogLine:
+    """One said phrase as a line of the log (``key``: its name among the log's lines)."""
+    words = f"{seat_name(names, phrase.seat)}: “{phrase_words(game, phrase.key)}”"
+    return SaidLine.keyed(words, key, own=reader is not None and phrase.seat == reader)
 
 
 def phrase_choices(game: str) -> list[tuple[str, str]]:
@@ -39,10 +42,12 @@ def lines_with_phrases(
     phrases: Sequence[SaidPhrase],
     names: list[str],
     limit: int | None = EVENT_LOG_LENGTH,
+    reader: int | None = None,
 ) -> list[str]:
     """The log's lines as ``event_lines`` words them (the latest ``limit`` events), oldest
     first, each phrase just after the lines of the entry whose ply it was said at. A phrase
-    whose entry is not shown is not shown either."""
+    whose entry is not shown is not shown either. A phrase's key is its ply and its place
+    among the phrases said there; ``reader``'s own phrases are ``own``."""
     if limit is not None:
         log = _latest_events(log, limit)
     said: dict[int, list[SaidPhrase]] = {}
@@ -51,8 +56,11 @@ def lines_with_phrases(
     line_of = BUILDERS[game].event_line
     lines: list[str] = []
     for entry in log:
-        lines += event_lines([entry], names, line_of, limit=None)
-        lines += [phrase_line(game, p, names) for p in said.get(entry.ply, [])]
+        lines += event_lines([entry], names, line_of, limit=None, reader=reader)
+        lines += [
+            phrase_line(game, p, names, f"{entry.ply}.p{n}", reader)
+            for n, p in enumerate(said.get(entry.ply, []))
+        ]
     return lines
 
 

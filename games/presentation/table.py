@@ -43,7 +43,7 @@ def table_page(data: TableData) -> dict[str, Any]:
         context["table"] = table_build(data.match.game, view=data.view, names=names, log=data.log)
         if data.phrases:
             context["table"]["events"] = lines_with_phrases(
-                data.match.game, data.log, data.phrases, names
+                data.match.game, data.log, data.phrases, names, reader=data.view.get("seat")
             )
         awaiting = data.view.get("awaiting") or []
         context["deadline_waits"] = deadline_waits(data.match, data.seats, awaiting)

@@ -144,7 +144,9 @@ def match_table(
             )
         else:
             events = engine.redact(appended.events, index)
-            log = [LogEntry(seat=appended.seat, events=events, auto=appended.auto)]
+            log = [
+                LogEntry(seat=appended.seat, events=events, auto=appended.auto, ply=appended.ply)
+            ]
     asker = seat.user_id if seat is not None else viewer_id
     # One query, and only while the match is forming.
     held = held_seats(match.pk) if match.status == Match.Status.WAITING else []

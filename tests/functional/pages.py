@@ -15,6 +15,9 @@ from playwright.sync_api import Locator, Page, expect
 
 from tests.factories import PASSWORD
 
+# Whether the page's live stream is open (static/js/live.js).
+STREAMING_JS = "() => !!window.parlourLive && window.parlourLive.streaming()"
+
 # Everything a check needs, read in one script so a poll swapping ``#table`` cannot tear it.
 SNAPSHOT_JS = """
 () => {

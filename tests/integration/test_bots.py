@@ -216,7 +216,7 @@ def test_when_a_turn_deadline_passes_the_greedy_bot_plays_for_the_person(ann, be
     line = f"The greedy bot played for {name} (turn deadline passed)."
     assert log.count(line) == played
     # The log is newest first: each note stands right above the line of the move it explains.
-    items = re.findall(r"<li>([^<]*)</li>", log)
+    items = [item.text for item in factories.log_items(log)]
     below = [items[i + 1] for i, item in enumerate(items) if item == line]
     assert below[-1].startswith(f"{name} drew")
     assert all(item.startswith(name) for item in below)

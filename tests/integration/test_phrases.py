@@ -36,10 +36,10 @@ def _log(client, match: Match) -> list[str]:
     assert page.count('id="event-log"') == 1
     log = page[page.index('id="event-log"') :]
     log = log[: log.index("</ol>")]
-    items = re.findall(r'<li( class="said")?>(.*?)</li>', log, flags=re.S)
+    items = factories.log_items(log)
     # a phrase's line, and only a phrase's, is marked as said
-    assert all(bool(said) == ("“" in line) for said, line in items)
-    return [line.strip() for _, line in items]
+    assert all(item.said == ("“" in item.text) for item in items)
+    return [item.text for item in items]
 
 
 def _quoted(name: str, words: str) -> str:

@@ -1,0 +1,60 @@
+// Told without looking (docs/accessibility.md): a screen reader hears each new line of the
+// table's log once, and "Your turn" and refusals as alerts, though every move, poll or live
+// event replaces the whole #table. The two regions (#announce-news, role=status; #announce-alert,
+// role=alert) sit outside #table, so they outlive its swaps. Each log line carries its key for
+// the whole match (li[data-line]): a line is told the first time its key is in the page, so a
+// re-render tells nothing, and a line with the same words as another is still told. A line
+// marked data-own (the reader's own move, their phrase) was answered by their press: it is not
+// news. Every word told is the page's own (the log's lines, the regions' data-your-turn, the
+// refusal shown in the table): nothing is worded here. The page watches the DOM rather than
+// htmx's events, so a table put in by any path (a move's answer, a poll, the stream) is heard.
+(function () {
+  "use strict";
+  var KEEP = 20; // the lines each region keeps (older ones go; removals are not read)
+  var words = document.getElementById("announcements");
+  var news = document.getElementById("announce-news");
+  var alerts = document.getElementById("announce-alert");
+  var table = document.getElementById("table");
+  if (!words || !news || !alerts || !table || !table.parentNode) return;
+  var heard = Object.create(null);
+  var yourTurn = false;
+  var refusalTold = null;
+
+  // Each announcement is a new element, so the same words twice are read twice.
+  function say(region, text) {
+    if (!text) return;
+    var line = document.createElement("p");
+    line.textContent = text;
+    region.appendChild(line);
+    while (region.childElementCount > KEEP) region.removeChild(region.firstElementChild);
+  }
+  function listen(tell) {
+    var lines = Array.prototype.slice.call(document.querySelectorAll("#event-log li[data-line]"));
+    lines.reverse(); // the log lists the newest first; they are told oldest first
+    lines.forEach(function (line) {
+      var key = line.getAttribute("data-line");
+      if (heard[key]) return;
+      heard[key] = true;
+      if (tell && !line.hasAttribute("data-own")) say(news, line.textContent.trim());
+    });
+    var found = document.getElementById("table");
+    var turn = !!found && found.getAttribute("data-your-turn") === "true";
+    if (turn && !yourTurn) say(alerts, words.getAttribute("data-your-turn"));
+    yourTurn = turn;
+    var refusal = document.getElementById("move-error");
+    if (tell && refusal && refusal !== refusalTold) say(alerts, refusal.textContent.trim());
+    refusalTold = refusal;
+  }
+
+  var pending = false;
+  function later() {
+    if (pending) return;
+    pending = true;
+    window.setTimeout(function () {
+      pending = false;
+      listen(true);
+    }, 0);
+  }
+  listen(false); // what the page showed when it loaded is not news, "Your turn" is
+  new MutationObserver(later).observe(table.parentNode, { childList: true, subtree: true });
+})();
