@@ -42,13 +42,16 @@ def lesson_progress_keep(*, user_id: int, game: str, lesson: str, stars: int) ->
         user_id=user_id, game=game, lesson=lesson, stars__lt=stars
     )
 
-    def first() -> None:
-        if not LessonProgress.objects.filter(user_id=user_id, game=game, lesson=lesson).exists():
-            LessonProgress.objects.create(
-                user_id=user_id, game=game, lesson=lesson, stars=stars, finished_at=now
-            )
-
-    _upsert(lambda: better.update(stars=stars, finished_at=now), first)
+    # No update when the row is missing, or when it already holds as many stars or more: the
+    # create then fails on the row's uniqueness in the second case, or when another finish made
+    # the row meanwhile, and the update is tried again against that row (a check for the row
+    # before creating would let a better finish made at the same moment be lost).
+    _upsert(
+        lambda: better.update(stars=stars, finished_at=now),
+        lambda: LessonProgress.objects.create(
+            user_id=user_id, game=game, lesson=lesson, stars=stars, finished_at=now
+        ),
+    )
 
 
 def lesson_progress_carry(*, user_id: int, carried: str) -> int:
