@@ -74,6 +74,18 @@ def match_make(
     return match
 
 
+def watched_match_make(creator: Any, *, public: bool) -> Match:
+    """A Gulliver match of two bots, ``creator`` only watching it (a member all the same)."""
+    return match_create(
+        game="gulliver",
+        num_players=2,
+        created_by=creator,
+        bots={0: "random", 1: "greedy"},
+        creator_plays=False,
+        public=public,
+    )
+
+
 def dealer_for(seed: int, num_players: int) -> int:
     """The dealer ``match_start`` will draw for this seed (the site's rule, restated)."""
     return seeded_rng(seed, "dealer").randrange(num_players)

@@ -15,7 +15,6 @@ from django.test.signals import template_rendered
 from accounts.models import NotificationSettings, TimeZoneSetting
 from accounts.services.relations import block_add
 from games.models import Match
-from games.services import match_create
 from games.services.leaving import match_resign
 from games.services.phrases import phrase_say
 from games.views.shared_table import WATCHER_CACHE
@@ -204,14 +203,7 @@ def test_a_forming_match_is_never_shared(ann, renders):
 
 
 def test_a_private_matchs_members_are_never_shared(cal, renders):
-    watched = match_create(
-        game="gulliver",
-        num_players=2,
-        created_by=cal,
-        bots={0: "random", 1: "greedy"},
-        creator_plays=False,
-        public=False,
-    )
+    watched = factories.watched_match_make(cal, public=False)
     cal_client = factories.client_for(cal)
     _poll(cal_client, watched)
     _poll(cal_client, watched)
@@ -222,14 +214,7 @@ def test_a_private_matchs_members_are_never_shared(cal, renders):
 
 
 def test_a_creator_who_only_watches_a_public_match_is_not_shared(cal, renders):
-    watched = match_create(
-        game="gulliver",
-        num_players=2,
-        created_by=cal,
-        bots={0: "random", 1: "greedy"},
-        creator_plays=False,
-        public=True,
-    )
+    watched = factories.watched_match_make(cal, public=True)
     cal_client = factories.client_for(cal)
     _poll(cal_client, watched)
     _poll(cal_client, watched)

@@ -9,7 +9,6 @@ import random
 import pytest
 
 from games.models import Match
-from games.services import match_create
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -56,14 +55,7 @@ def test_a_private_matchs_members_see_it(ann, bea, cal, ann_client, cal_client):
     match = factories.match_make(players=[ann, bea], public=False)
     assert ann_client.get(f"/matches/{match.pk}/").status_code == 200
     # A creator who only watches (every seat a bot) is a member too.
-    watched = match_create(
-        game="gulliver",
-        num_players=2,
-        created_by=cal,
-        bots={0: "random", 1: "greedy"},
-        creator_plays=False,
-        public=False,
-    )
+    watched = factories.watched_match_make(cal, public=False)
     assert cal_client.get(f"/matches/{watched.pk}/").status_code == 200
     assert cal_client.get(f"/matches/{watched.pk}/replay/").status_code == 200
     assert ann_client.get(f"/matches/{watched.pk}/").status_code == 404
