@@ -1,0 +1,171 @@
+"""One Swiss round of a cup: who sits at which table, in which seat (docs/competitions.md).
+
+Pure arithmetic, no framework, clock or random generator of its own: the first round's draw is
+a ``random.Random`` the caller passes in, so a round is the same every time for the same inputs.
+A cup too big for one league circle plays rounds; before each, ``pair_round`` takes the people
+still in (with their points so far, in the cup's tie-break order), every table played so far
+(ids in seat order) and the byes given, and returns the round's tables.
+
+- **Table sizes** (``table_sizes``): as few tables as seat everyone, as even as can be (so some
+  tables have one seat fewer, the smaller ones at the bottom); when even tables would seat fewer
+  than the game's least, the fewest people needed sit out with a bye (at two seats: one, when
+  the field is odd). A bye goes to the lowest ranked of those with the fewest byes so far.
+- **Who sits together**: ranked by points (the order given breaks ties), tables are filled top
+  down; at two seats by a maximum-weight matching (``competitions/swiss_pairs.py``), at three or
+  more by a search that moves people to a neighbouring table to avoid repeat meetings
+  (``competitions/swiss_tables.py``).
+- **Seats** (``seat_order``): seat 0 first, each seat in turn goes to whoever at the table has
+  sat in it the fewest times, then longest ago, then the better ranked.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from competitions.swiss_pairs import pair_two_seats
+from competitions.swiss_tables import group_tables
+
+if TYPE_CHECKING:
+    import random
+
+# Seats at a cup's table: the games' range (a game's own minimum and maximum decide among these).
+SEAT_RANGE = range(2, 9)
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A person still in the cup and their points so far."""
+
+    id: int
+    points: Fraction = field(default_factory=Fraction)
+
+
+@dataclass(frozen=True)
+class SwissRound:
+    """A round's tables, top table first, each the ids in seat order (seat 0 first), and the ids
+    given a bye, best ranked first."""
+
+    tables: tuple[tuple[int, ...], ...]
+    byes: tuple[int, ...]
+
+
+def table_sizes(people: int, seats: int, least: int = 2) -> tuple[tuple[int, ...], int]:
+    """The tables' sizes, biggest first, for ``people`` at tables of at most ``seats`` and at
+    least ``least``, and how many people sit out with a bye."""
+    if not 2 <= least <= seats:
+        raise ValueError(f"A table seats between 2 and {seats}, not at least {least}.")
+    for byes in range(people + 1):
+        seated = people - byes
+        if seated == 0:
+            return (), people
+        tables = -(-seated // seats)
+        small, larger = divmod(seated, tables)
+        if small >= least:
+            return (small + 1,) * larger + (small,) * (tables - larger), byes
+    raise AssertionError("unreachable: seating nobody always works")
+
+
+def pair_round(
+    entrants: Sequence[Entrant],
+    seats: int,
+    *,
+    history: Sequence[Sequence[int]] = (),
+    byes: Sequence[int] = (),
+    least_seats: int = 2,
+    draw: random.Random | None = None,
+) -> SwissRound:
+    """The next round for ``entrants`` (in the cup's tie-break order: it breaks equal points)
+    at tables of at most ``seats``. ``history`` is every table played so far in the order
+    played, each the ids in seat order; ``byes`` the id of each bye given so far. ``draw``, for
+    the first round, shuffles the entrants before they are ranked."""
+    if seats not in SEAT_RANGE:
+        raise ValueError(f"A cup's table seats 2 to 8 people, not {seats}.")
+    ids = [entrant.id for entrant in entrants]
+    if len(set(ids)) != len(ids):
+        raise ValueError("An entrant is listed twice.")
+    order = list(entrants)
+    if draw is not None:
+        draw.shuffle(order)
+    ranked = sorted(order, key=lambda entrant: -entrant.points)
+    sizes, bye_count = table_sizes(len(ranked), seats, least_seats)
+    given = Counter(byes)
+    sitting_out = sorted(range(len(ranked)), key=lambda rank: (given[ranked[rank].id], -rank))[
+        :bye_count
+    ]
+    out = {ranked[rank].id for rank in sitting_out}
+    playing = [entrant for entrant in ranked if entrant.id not in out]
+    position = {entrant.id: rank for rank, entrant in enumerate(playing)}
+    met = _meetings(history, position)
+    if seats == 2 and sizes:
+        distinct = sorted({entrant.points for entrant in playing}, reverse=True)
+        group = {points: index for index, points in enumerate(distinct)}
+        groups = [group[entrant.points] for entrant in playing]
+        record = SeatRecord.of(history)
+        leaning = [
+            record.times[(entrant.id, 0)] - record.times[(entrant.id, 1)] for entrant in playing
+        ]
+        tables = [list(pair) for pair in pair_two_seats(groups, leaning, met)]
+    else:
+        tables = group_tables(sizes, {person: set(others) for person, others in met.items()})
+    seated = [[playing[rank].id for rank in table] for table in tables]
+    record = SeatRecord.of(history)
+    return SwissRound(
+        tables=tuple(seat_order(table, record) for table in seated),
+        byes=tuple(entrant.id for entrant in ranked if entrant.id in out),
+    )
+
+
+def _meetings(
+    history: Sequence[Sequence[int]], position: Mapping[int, int]
+) -> dict[int, dict[int, int]]:
+    """For each rank position, the positions met before and how many times."""
+    met: dict[int, dict[int, int]] = defaultdict(dict)
+    for table in history:
+        here = [position[person] for person in table if person in position]
+        for a in here:
+            for b in here:
+                if a != b:
+                    met[a][b] = met[a].get(b, 0) + 1
+    return dict(met)
+
+
+def seat_order(table: Sequence[int], record: SeatRecord) -> tuple[int, ...]:
+    """``table``'s people (best ranked first) in seat order: each seat from seat 0 on goes to
+    whoever has sat in it the fewest times, then the longest ago, then the better ranked."""
+    rank = {person: index for index, person in enumerate(table)}
+    left = list(table)
+    order = []
+    for seat in range(len(table)):
+        person = min(
+            left,
+            key=lambda p: (
+                record.times[(p, seat)],
+                record.last.get((p, seat), -1),
+                rank[p],
+            ),
+        )
+        order.append(person)
+        left.remove(person)
+    return tuple(order)
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """How many times each (person, seat) was sat in, and the index of the last table."""
+
+    times: Counter[tuple[int, int]]
+    last: dict[tuple[int, int], int]
+
+    @classmethod
+    def of(cls, history: Sequence[Sequence[int]]) -> SeatRecord:
+        times: Counter[tuple[int, int]] = Counter()
+        last: dict[tuple[int, int], int] = {}
+        for played, past in enumerate(history):
+            for seat, person in enumerate(past):
+                times[(person, seat)] += 1
+                last[(person, seat)] = played
+        return cls(times=times, last=last)
