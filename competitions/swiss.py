@@ -1,7 +1,8 @@
 """One Swiss round of a cup: who sits at which table, in which seat (docs/competitions.md).
 
 Pure arithmetic, no framework, clock or random generator of its own: the first round's draw is
-a ``random.Random`` the caller passes in, so a round is the same every time for the same inputs.
+a ``random.Random(seed)`` the caller passes in, so a round is the same every time for the same
+inputs.
 A cup too big for one league circle plays rounds; before each, ``pair_round`` takes the people
 still in (with their points so far, in the cup's tie-break order), every table played so far
 (ids in seat order) and the byes given, and returns the round's tables.
@@ -24,16 +25,19 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from competitions.swiss_pairs import pair_two_seats
 from competitions.swiss_tables import group_tables
 
-if TYPE_CHECKING:
-    import random
-
 # Seats at a cup's table: the games' range (a game's own minimum and maximum decide among these).
 SEAT_RANGE = range(2, 9)
+
+
+class Shuffler(Protocol):
+    """What draws the first round: ``random.Random(seed)`` is one."""
+
+    def shuffle(self, x: list[Entrant], /) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -76,7 +80,7 @@ def pair_round(
     history: Sequence[Sequence[int]] = (),
     byes: Sequence[int] = (),
     least_seats: int = 2,
-    draw: random.Random | None = None,
+    draw: Shuffler | None = None,
 ) -> SwissRound:
     """The next round for ``entrants`` (in the cup's tie-break order: it breaks equal points)
     at tables of at most ``seats``. ``history`` is every table played so far in the order

@@ -27,8 +27,8 @@ from collections.abc import Mapping, Sequence
 
 import networkx as nx
 
-# About how many people one matching takes (matched completely: 32 takes about 15 ms here).
-BLOCK = 32
+# About how many people one matching takes (matched completely: 24 take about 30 ms here).
+BLOCK = 24
 
 
 def pair_two_seats(

@@ -21,7 +21,7 @@ import itertools
 from collections.abc import Iterator, Mapping, Sequence, Set
 
 # Steps of each search for a seating before it gives up.
-BUDGET = 20_000
+BUDGET = 2_000
 
 
 def group_tables(
