@@ -16,7 +16,9 @@ still in (with their points so far, in the cup's tie-break order), every table p
   more by a search that moves people to a neighbouring table to avoid repeat meetings
   (``competitions/swiss_tables.py``).
 - **Seats** (``seat_order``): seat 0 first, each seat in turn goes to whoever at the table has
-  sat in it the fewest times, then longest ago, then the better ranked.
+  sat in it the fewest times, then longest ago, then the better ranked. At three seats or more
+  people are first swapped between neighbouring tables when that lowers the sum, over the two
+  tables, of the squared times each seat's taker has sat there (``seat_cost``).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from fractions import Fraction
 from typing import Protocol
 
 from competitions.swiss_pairs import pair_two_seats
-from competitions.swiss_tables import group_tables
+from competitions.swiss_tables import balance_seats, group_tables
 
 # Seats at a cup's table: the games' range (a game's own minimum and maximum decide among these).
 SEAT_RANGE = range(2, 9)
@@ -104,19 +106,32 @@ def pair_round(
     playing = [entrant for entrant in ranked if entrant.id not in out]
     position = {entrant.id: rank for rank, entrant in enumerate(playing)}
     met = _meetings(history, position)
+    record = SeatRecord.of(history)
     if seats == 2 and sizes:
         distinct = sorted({entrant.points for entrant in playing}, reverse=True)
         group = {points: index for index, points in enumerate(distinct)}
         groups = [group[entrant.points] for entrant in playing]
-        record = SeatRecord.of(history)
         leaning = [
             record.times[(entrant.id, 0)] - record.times[(entrant.id, 1)] for entrant in playing
         ]
         tables = [list(pair) for pair in pair_two_seats(groups, leaning, met)]
     else:
-        tables = group_tables(sizes, {person: set(others) for person, others in met.items()})
+        met_sets = {person: set(others) for person, others in met.items()}
+
+        counts = [[record.times[(e.id, seat)] for seat in range(seats)] for e in playing]
+
+        def seat_cost(table: Sequence[int]) -> int:
+            """The sum of squares of the times each seat's taker (chosen as ``seat_order``
+            chooses, by times alone) has sat there: lower is better balanced."""
+            left, total = list(table), 0
+            for seat in range(len(table)):
+                person = min(left, key=lambda p: counts[p][seat])
+                total += counts[person][seat] ** 2
+                left.remove(person)
+            return total
+
+        tables = balance_seats(group_tables(sizes, met_sets), sizes, met_sets, seat_cost)
     seated = [[playing[rank].id for rank in table] for table in tables]
-    record = SeatRecord.of(history)
     return SwissRound(
         tables=tuple(seat_order(table, record) for table in seated),
         byes=tuple(entrant.id for entrant in ranked if entrant.id in out),

@@ -12,13 +12,17 @@ the first one, reading the tables from the top and each table's people in rank o
 nobody meets anyone again: a search that moves as few people, as little, as it can. The search
 gives up after ``BUDGET`` steps (only a field that can hardly avoid repeats takes that many);
 then, and when no seating without a repeat exists, each table in turn takes, among the people
-it may take, those who met its people the fewest times, the best ranked first.
+it may take, those who met its people the fewest times, the best ranked first, and people are
+swapped between neighbouring tables while a swap cuts the repeats.
+
+Seats are balanced the same way (``balance_seats``): one pass of swaps between neighbouring
+tables, each made when it lowers a seat cost the caller gives without adding a repeat.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Mapping, Sequence, Set
+from collections.abc import Callable, Iterator, Mapping, Sequence, Set
 
 # Steps of each search for a seating before it gives up.
 BUDGET = 2_000
@@ -181,3 +185,34 @@ def _swapped(
 def _repeats(table: Sequence[int], met: Mapping[int, Set[int]]) -> int:
     """How many pairs at ``table`` met before."""
     return sum(1 for a, b in itertools.combinations(table, 2) if b in met.get(a, set()))
+
+
+def balance_seats(
+    tables: list[list[int]],
+    sizes: Sequence[int],
+    met: Mapping[int, Set[int]],
+    cost: Callable[[Sequence[int]], int],
+) -> list[list[int]]:
+    """``tables`` after one pass of swaps between neighbouring tables, each made when it lowers
+    the two tables' seat ``cost`` without adding a pair who met before (and keeps everyone within
+    a table of home)."""
+    homes = top_down_homes(sizes)
+    tables = [list(table) for table in tables]
+    costs = [cost(table) for table in tables]
+    for upper, lower in itertools.pairwise(range(len(tables))):
+        for a, b in itertools.product(list(tables[upper]), list(tables[lower])):
+            if a not in tables[upper] or b not in tables[lower]:
+                continue  # one of them moved with an earlier swap
+            if abs(homes[a] - lower) > 1 or abs(homes[b] - upper) > 1:
+                continue
+            up = sorted(b if p == a else p for p in tables[upper])
+            down = sorted(a if p == b else p for p in tables[lower])
+            up_cost, down_cost = cost(up), cost(down)
+            if up_cost + down_cost >= costs[upper] + costs[lower]:
+                continue
+            was = _repeats(tables[upper], met) + _repeats(tables[lower], met)
+            if _repeats(up, met) + _repeats(down, met) > was:
+                continue
+            tables[upper], tables[lower] = up, down
+            costs[upper], costs[lower] = up_cost, down_cost
+    return tables

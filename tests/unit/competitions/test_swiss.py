@@ -248,6 +248,16 @@ def test_seat_positions_stay_balanced_over_a_cup(seats: int, people: int, seed: 
     assert all(max(counts) - min(counts) <= 2 for counts in alike.values())
 
 
+def test_people_are_swapped_between_neighbouring_tables_to_balance_seats() -> None:
+    """1, 2 and 3 have always sat first, 4, 5 and 6 never: the top-down tables {1, 2, 3} and
+    {4, 5, 6} would seat one of 1 to 3 first again, so people are swapped between the two
+    tables and two of 4 to 6 sit first."""
+    history = [(first, 100 + n, 200 + n) for n in range(3) for first in (1, 2, 3)]
+    history += [(300 + n, last, 400 + n) for n in range(3) for last in (4, 5, 6)]
+    pairing = pair_round([Entrant(i) for i in range(1, 7)], 3, history=history)
+    assert {table[0] for table in pairing.tables} < {4, 5, 6}
+
+
 @BOUNDED
 @given(cups(most_people=200), st.integers(0, 2**32))
 def test_the_same_inputs_and_seed_give_the_same_round(cup: tuple, seed: int) -> None:
