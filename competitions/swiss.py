@@ -15,8 +15,9 @@ still in (with their points so far, in the cup's tie-break order), every table p
   down; at two seats by a maximum-weight matching (``competitions/swiss_pairs.py``), at three or
   more by a search that moves people to a neighbouring table to avoid repeat meetings
   (``competitions/swiss_tables.py``).
-- **Seats** (``seat_order``): seat 0 first, each seat in turn goes to whoever at the table has
-  sat in it the fewest times, then longest ago, then the better ranked. At three seats or more
+- **Seats** (``seat_order``): seat 0 first, each seat in turn goes to whoever at the table is
+  furthest below their share of it (times sat in it, times the table's size, less tables
+  played), then sat in it longest ago, then the better ranked. At three seats or more
   people are first swapped between neighbouring tables when that lowers the sum, over the two
   tables, of the squared times each seat's taker has sat there (``seat_cost``).
 """
@@ -107,35 +108,51 @@ def pair_round(
     position = {entrant.id: rank for rank, entrant in enumerate(playing)}
     met = _meetings(history, position)
     record = SeatRecord.of(history)
-    if seats == 2 and sizes:
-        distinct = sorted({entrant.points for entrant in playing}, reverse=True)
-        group = {points: index for index, points in enumerate(distinct)}
-        groups = [group[entrant.points] for entrant in playing]
-        leaning = [
-            record.times[(entrant.id, 0)] - record.times[(entrant.id, 1)] for entrant in playing
-        ]
-        tables = [list(pair) for pair in pair_two_seats(groups, leaning, met)]
+    if not sizes:
+        tables: list[list[int]] = []
+    elif seats == 2:
+        tables = _pairs(playing, met, record)
     else:
-        met_sets = {person: set(others) for person, others in met.items()}
-
-        counts = [[record.times[(e.id, seat)] for seat in range(seats)] for e in playing]
-
-        def seat_cost(table: Sequence[int]) -> int:
-            """The sum of squares of the times each seat's taker (chosen as ``seat_order``
-            chooses, by times alone) has sat there: lower is better balanced."""
-            left, total = list(table), 0
-            for seat in range(len(table)):
-                person = min(left, key=lambda p: counts[p][seat])
-                total += counts[person][seat] ** 2
-                left.remove(person)
-            return total
-
-        tables = balance_seats(group_tables(sizes, met_sets), sizes, met_sets, seat_cost)
+        tables = _groups(playing, sizes, met, record)
     seated = [[playing[rank].id for rank in table] for table in tables]
     return SwissRound(
         tables=tuple(seat_order(table, record) for table in seated),
         byes=tuple(entrant.id for entrant in ranked if entrant.id in out),
     )
+
+
+def _pairs(
+    playing: Sequence[Entrant], met: Mapping[int, Mapping[int, int]], record: SeatRecord
+) -> list[list[int]]:
+    """Tables of two (rank positions): the matching over score groups and seat leanings."""
+    distinct = sorted({entrant.points for entrant in playing}, reverse=True)
+    group = {points: index for index, points in enumerate(distinct)}
+    groups = [group[entrant.points] for entrant in playing]
+    leaning = [record.times[(e.id, 0)] - record.times[(e.id, 1)] for e in playing]
+    return [list(pair) for pair in pair_two_seats(groups, leaning, met)]
+
+
+def _groups(
+    playing: Sequence[Entrant],
+    sizes: Sequence[int],
+    met: Mapping[int, Mapping[int, int]],
+    record: SeatRecord,
+) -> list[list[int]]:
+    """Tables of three or more (rank positions): top down, then swaps to balance seats."""
+    met_sets = {person: set(others) for person, others in met.items()}
+    counts = [[record.times[(e.id, seat)] for seat in range(max(sizes))] for e in playing]
+
+    def seat_cost(table: Sequence[int]) -> int:
+        """The sum of squares of the times each seat's taker (chosen as ``seat_order`` chooses,
+        by times alone) has sat there: lower is better balanced."""
+        left, total = list(table), 0
+        for seat in range(len(table)):
+            person = min(left, key=lambda p: counts[p][seat])
+            total += counts[person][seat] ** 2
+            left.remove(person)
+        return total
+
+    return balance_seats(group_tables(sizes, met_sets), sizes, met_sets, seat_cost)
 
 
 def _meetings(
@@ -154,7 +171,8 @@ def _meetings(
 
 def seat_order(table: Sequence[int], record: SeatRecord) -> tuple[int, ...]:
     """``table``'s people (best ranked first) in seat order: each seat from seat 0 on goes to
-    whoever has sat in it the fewest times, then the longest ago, then the better ranked."""
+    whoever is furthest below their share of it (times in it x the table's size - tables
+    played), then sat in it the longest ago, then the better ranked."""
     rank = {person: index for index, person in enumerate(table)}
     left = list(table)
     order = []
@@ -162,7 +180,7 @@ def seat_order(table: Sequence[int], record: SeatRecord) -> tuple[int, ...]:
         person = min(
             left,
             key=lambda p: (
-                record.times[(p, seat)],
+                record.times[(p, seat)] * len(table) - record.tables[p],
                 record.last.get((p, seat), -1),
                 rank[p],
             ),
@@ -174,17 +192,21 @@ def seat_order(table: Sequence[int], record: SeatRecord) -> tuple[int, ...]:
 
 @dataclass(frozen=True)
 class SeatRecord:
-    """How many times each (person, seat) was sat in, and the index of the last table."""
+    """How many times each (person, seat) was sat in, the index of the last such table, and
+    how many tables each person sat at."""
 
     times: Counter[tuple[int, int]]
     last: dict[tuple[int, int], int]
+    tables: Counter[int]
 
     @classmethod
     def of(cls, history: Sequence[Sequence[int]]) -> SeatRecord:
         times: Counter[tuple[int, int]] = Counter()
         last: dict[tuple[int, int], int] = {}
+        tables: Counter[int] = Counter()
         for played, past in enumerate(history):
             for seat, person in enumerate(past):
                 times[(person, seat)] += 1
                 last[(person, seat)] = played
-        return cls(times=times, last=last)
+                tables[person] += 1
+        return cls(times=times, last=last, tables=tables)

@@ -6,12 +6,14 @@ first), ``groups[i]`` is person i's score group (0 the top group, the next disti
 The pairing is the matching that, in this order of priority,
 
 1. has the fewest rematches (each earlier meeting of a pair counts once),
-2. then the smallest sum of squared score-group gaps (equal points first: a floater drops one
+2. then the fewest hard seat clashes: two people who have both sat first at least twice more
+   than second (or both second), one of whom would go to three (chess's absolute colour rule),
+3. then the smallest sum of squared score-group gaps (equal points first: a floater drops one
    group before anyone drops two),
-3. then the fewest seat clashes: two people who both sat first more often than second (or
+4. then the fewest seat clashes: two people who both sat first more often than second (or
    both second more often) clash, by the smaller of their two surpluses (as chess Swiss
    pairings respect colours),
-4. then the smallest sum of rank distances (neighbours in the standings meet),
+5. then the smallest sum of rank distances (neighbours in the standings meet),
 
 found by ``networkx.max_weight_matching`` over weights scaled so each priority outweighs all the
 ones below it. The blossom algorithm grows faster than the field, so a big field is cut into
@@ -78,7 +80,8 @@ def _match(
     # Each level's largest possible total over the block's pairing, plus one, scales the next.
     clash_scale = pairs * size + 1
     group_scale = clash_scale * (pairs * most_lean + 1)
-    rematch_scale = group_scale * (pairs * spread * spread + 1)
+    hard_scale = group_scale * (pairs * spread * spread + 1)
+    rematch_scale = hard_scale * (pairs + 1)
     costs = {}
     for a in people:
         for b in range(a + 1, people.stop):
@@ -86,6 +89,7 @@ def _match(
             clash = min(abs(leaning[a]), abs(leaning[b])) if leaning[a] * leaning[b] > 0 else 0
             costs[(a, b)] = (
                 rematch_scale * met.get(a, {}).get(b, 0)
+                + hard_scale * (clash >= 2)
                 + group_scale * gap * gap
                 + clash_scale * clash
                 + (b - a)

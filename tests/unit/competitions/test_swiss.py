@@ -29,7 +29,7 @@ def cups(draw: st.DrawFn, most_people: int, seats: st.SearchStrategy[int] | None
     """A cup part-way: (seats, entrants in tie-break order, past tables, past byes). The past
     is arbitrary: random tables of two to ``seats`` people, some of them gone since."""
     k = draw(seats if seats is not None else st.sampled_from(SEAT_RANGE))
-    people = draw(st.integers(2, most_people))
+    people = draw(st.integers(0, most_people))
     ids = draw(st.lists(st.integers(1, 10**6), min_size=people, max_size=people, unique=True))
     points = draw(st.lists(st.integers(0, 8), min_size=people, max_size=people))
     entrants = [Entrant(i, Fraction(p, 2)) for i, p in zip(ids, points, strict=True)]
@@ -184,9 +184,13 @@ def all_pairings(people: list[int]) -> list[list[tuple[int, int]]]:
 
 @settings(max_examples=150, deadline=None)
 @given(cups(most_people=11, seats=st.just(2)))
-def test_two_seats_pair_with_the_fewest_rematches_then_the_closest_points(cup: tuple) -> None:
+def test_two_seats_pair_with_the_fewest_rematches_then_hard_clashes_then_closest_points(
+    cup: tuple,
+) -> None:
     """A field of at most ``swiss_pairs.BLOCK`` people gets the best of all its pairings: the
-    fewest rematches, then the smallest sum of squared score-group gaps."""
+    fewest rematches, then the fewest hard seat clashes (two who have both sat first, or both
+    second, at least twice more than the other seat), then the smallest sum of squared
+    score-group gaps."""
     assert swiss_pairs.BLOCK >= 11
     seats, entrants, history, byes = cup
     pairing = pair_round(entrants, seats, history=history, byes=byes)
@@ -194,10 +198,19 @@ def test_two_seats_pair_with_the_fewest_rematches_then_the_closest_points(cup: t
     playing = [p for p in ranked(entrants) if p not in pairing.byes]
     group = {value: index for index, value in enumerate(sorted(set(points.values()))[::-1])}
     met = Counter(frozenset(p) for table in history for p in itertools.combinations(table, 2))
+    leaning = Counter()
+    for table in history:
+        leaning[table[0]] += 1
+        leaning[table[1]] -= 1
 
-    def score(pairs: list[tuple[int, int]]) -> tuple[int, int]:
+    def score(pairs: list[tuple[int, int]]) -> tuple[int, int, int]:
         return (
             sum(met[frozenset(pair)] for pair in pairs),
+            sum(
+                1
+                for a, b in pairs
+                if leaning[a] * leaning[b] > 0 and min(abs(leaning[a]), abs(leaning[b])) >= 2
+            ),
             sum((group[points[a]] - group[points[b]]) ** 2 for a, b in pairs),
         )
 
