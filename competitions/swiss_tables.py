@@ -9,11 +9,11 @@ table, the next ``sizes[1]`` at the next, and so on; a person's table there is t
 A person may move one table up or down from home to avoid a repeat meeting (the swaps between
 neighbouring tables), never further: that is how score groups are kept. The seating chosen is
 the first one, reading the tables from the top and each table's people in rank order, in which
-nobody meets anyone again: a search that moves as few people, as little, as it can. The search
-gives up after ``BUDGET`` steps (only a field that can hardly avoid repeats takes that many);
-then, and when no seating without a repeat exists, each table in turn takes, among the people
-it may take, those who met its people the fewest times, the best ranked first, and people are
-swapped between neighbouring tables while a swap cuts the repeats.
+nobody meets anyone again: the search keeps the better ranked at the higher tables as far as it
+can. The search gives up after ``BUDGET`` steps (only a field that can hardly avoid repeats
+takes that many); then, and when no seating without a repeat exists, each table in turn takes,
+among the people it may take, those who met the fewest of its people, the best ranked first,
+and people are swapped between neighbouring tables while a swap cuts the repeats.
 
 Seats are balanced the same way (``balance_seats``): one pass of swaps between neighbouring
 tables, each made when it lowers a seat cost the caller gives without adding a repeat.
@@ -33,7 +33,7 @@ def group_tables(
 ) -> list[list[int]]:
     """The people (rank positions, in rank order) at each table, top table first."""
     homes = top_down_homes(sizes)
-    found = _search(sizes, homes, met, 0, budget)
+    found = _search(sizes, homes, met, budget)
     if found is not None:
         return found
     return _swapped(_fewest_repeats(sizes, homes, met), homes, met)
@@ -48,14 +48,13 @@ def _search(
     sizes: Sequence[int],
     homes: Sequence[int],
     met: Mapping[int, Set[int]],
-    allowed: int,
     budget: int,
 ) -> list[list[int]] | None:
-    """The first seating, in the order the docstring gives, with at most ``allowed`` pairs who
-    met before at any one table; None when there is none or the budget runs out."""
+    """The first seating without a repeat meeting, in the order the docstring gives; None when
+    there is none or the budget runs out."""
     seated = [False] * len(homes)
     chosen: list[list[int]] = []
-    stack = [_options(0, sizes, homes, met, allowed, seated)]
+    stack = [_options(0, sizes, homes, met, seated)]
     steps = 0
     while stack:
         steps += 1
@@ -73,7 +72,7 @@ def _search(
         chosen.append(members)
         if len(chosen) == len(sizes):
             return chosen
-        stack.append(_options(len(chosen), sizes, homes, met, allowed, seated))
+        stack.append(_options(len(chosen), sizes, homes, met, seated))
     return None
 
 
@@ -82,11 +81,10 @@ def _options(
     sizes: Sequence[int],
     homes: Sequence[int],
     met: Mapping[int, Set[int]],
-    allowed: int,
     seated: Sequence[bool],
 ) -> Iterator[list[int]]:
-    """Every way, best first, to fill ``table`` with at most ``allowed`` pairs who met before,
-    given who is seated (read once, when the search reaches this table)."""
+    """Every way, best first, to fill ``table`` with people who never met, given who is seated
+    (read once, when the search reaches this table)."""
     near = [p for p in _window(table, sizes) if not seated[p]]
     forced = [p for p in near if homes[p] < table]
     free = [p for p in near if homes[p] >= table]
@@ -94,11 +92,9 @@ def _options(
     # People whose home is this table and who do not sit here must fit at the next one.
     room_below = 0 if last else sizes[table + 1]
     at_home = sum(1 for p in free if homes[p] == table)
-    repeats = sum(len(met.get(a, set()) & set(forced)) for a in forced) // 2
-    if len(forced) > sizes[table] or repeats > allowed:
+    if len(forced) > sizes[table] or any(met.get(a, set()) & set(forced) for a in forced):
         return
-    wanted = sizes[table] - len(forced)
-    for extra in _cliques(free, wanted, list(forced), met, allowed - repeats):
+    for extra in _cliques(free, sizes[table] - len(forced), list(forced), met):
         stay = sum(1 for p in extra if homes[p] == table)
         if at_home - stay <= room_below:
             yield sorted([*forced, *extra])
@@ -109,10 +105,9 @@ def _cliques(
     wanted: int,
     table: list[int],
     met: Mapping[int, Set[int]],
-    allowed: int,
 ) -> Iterator[list[int]]:
-    """Sets of ``wanted`` candidates adding at most ``allowed`` pairs who met before to
-    ``table``, in lexicographic order of rank."""
+    """Sets of ``wanted`` candidates who met nobody at ``table`` nor each other, in
+    lexicographic order of rank."""
     if wanted == 0:
         yield []
         return
@@ -120,11 +115,10 @@ def _cliques(
         if len(candidates) - index < wanted:
             return
         seen = met.get(person, set())
-        repeats = sum(1 for other in table if other in seen)
-        if repeats > allowed:
+        if any(other in seen for other in table):
             continue
         table.append(person)
-        for rest in _cliques(candidates[index + 1 :], wanted - 1, table, met, allowed - repeats):
+        for rest in _cliques(candidates[index + 1 :], wanted - 1, table, met):
             yield [person, *rest]
         table.pop()
 
