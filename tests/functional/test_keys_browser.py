@@ -41,6 +41,7 @@ ANSWERS = "Text mode answers"
 OVER = "Replay it move by move"  # the finished table's turn line offers the replay
 NO_MOVES = "No moves for you now."
 CODE = re.compile(r'"([^"]+)"')
+HAND = faraway_cards.HAND_SIZE
 
 
 def _keyboard_log_in(page: Page, base: str, username: str) -> None:
@@ -220,3 +221,131 @@ def test_a_whole_match_played_by_keyboard_alone(game, size, live_site, make_cont
     turn = command(page, "turn")
     assert any(OVER in line for line in turn), turn
     assert command(page, "last")
+
+
+# What has the focus: its accessible name as the page sets it, and where it lies.
+FOCUS_JS = """() => { const e = document.activeElement;
+  return {tag: e.tagName.toLowerCase(), id: e.id, name: e.getAttribute('aria-label') || '',
+    move: e.dataset.move || '', key: e.closest('[data-key]')?.dataset.key || '',
+    inTable: !!document.querySelector('#table')?.contains(e),
+    inHand: !!document.querySelector('#hand')?.contains(e)}; }"""
+# A poll's answer in full: the same version rendered again and swapped in (docs/live.md).
+RERENDER_JS = """id => new Promise(done => {
+  document.addEventListener('htmx:afterSettle', () => done(true), {once: true});
+  htmx.ajax('GET', `/matches/${id}/table/`, {target: '#table', swap: 'outerHTML'}); })"""
+
+
+def _open_table(live_site: str, make_context: Any, user: Any, match: Match, **kw: Any) -> Page:
+    page = make_context(**kw).new_page()
+    _keyboard_log_in(page, live_site, user.username)
+    page.goto(f"{live_site}/matches/{match.pk}/")
+    page.wait_for_function(STREAMING_JS)
+    return page
+
+
+def test_shortcuts_are_off_until_chosen_and_the_focus_stays_through_swaps(live_site, make_context):
+    kit = factories.user_make("kit")
+    match = _bot_match("faraway", kit)
+    page = _open_table(live_site, make_context, kit, match)
+    expect(page.locator("#text-mode")).to_be_hidden()  # off by default, both
+    page.keyboard.press("1")
+    page.keyboard.press("?")
+    assert page.evaluate(FOCUS_JS)["tag"] == "body"  # no key did anything
+    expect(page.locator("#keys-panel")).not_to_have_attribute("open", "")
+
+    play_settings_save(
+        user_id=kit.pk, confirm_moves="off", next_table_at_once=False, keyboard_shortcuts=True
+    )
+    page.reload()
+    page.wait_for_function(STREAMING_JS)
+    page.keyboard.press("2")  # the second card of the hand: its first move, or the card itself
+    picked = page.evaluate(FOCUS_JS)
+    assert picked["inHand"] and picked["name"].startswith(f"Card 2 of {HAND} in your hand: "), picked
+    # A poll (or a live event) replaces the table: the same control has the focus after it.
+    page.evaluate(RERENDER_JS, match.pk)
+    again = page.evaluate(FOCUS_JS)
+    assert (again["move"], again["key"], again["name"]) == (
+        picked["move"],
+        picked["key"],
+        picked["name"],
+    )
+    page.keyboard.press("?")
+    expect(page.locator("#keys-panel")).to_have_attribute("open", "")
+    expect(page.get_by_text("Keyboard shortcuts are on.")).to_be_visible()
+    assert page.evaluate(FOCUS_JS)["id"] == "keys-summary"
+    # m: the first move offered; Enter makes it, and the focus stays in the table after the
+    # answer (the hand's first move, else the first move offered, else the turn line).
+    page.keyboard.press("m")
+    first = page.evaluate(FOCUS_JS)
+    assert first["move"] and first["inTable"], first
+    version = match.version
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "v => Number(document.querySelector('#table').dataset.version) > v", arg=version
+    )
+    page.wait_for_timeout(100)
+    after = page.evaluate(FOCUS_JS)
+    assert after["inTable"] or after["id"] == "turn-line", after
+    match.refresh_from_db()
+    assert match.version > version
+
+
+def test_text_mode_answers_in_the_tables_words_and_refuses_in_the_engines(live_site, make_context):
+    kit = factories.user_make("kit")
+    play_settings_save(
+        user_id=kit.pk, confirm_moves="off", next_table_at_once=False, text_mode=True
+    )
+    match = _bot_match("faraway", kit)
+    page = _open_table(live_site, make_context, kit, match)
+    page.keyboard.press("c")  # shortcuts are off: the key does nothing
+    assert page.evaluate(FOCUS_JS)["tag"] == "body"
+    page.get_by_role("textbox", name="Command").focus()
+    hand = command(page, "hand")
+    assert len(hand) == HAND and hand[0].startswith(f"Card 1 of {HAND} in your hand: "), hand
+    assert command(page, "seats")[1].startswith("Greedy bot")
+    assert "face down" in command(page, "seats")[1]
+    turn = command(page, "turn")
+    assert turn[0] == "Your turn", turn
+    unknown = command(page, "fly away")
+    assert unknown[0].startswith("\u201cfly away\u201d is not a move you can make now"), unknown
+    assert unknown[1] == "Your moves:"
+    # A card the engine refuses now: its reason, in the engine's words (the card's data-why).
+    still = [line for line in hand if "(" not in line]
+    if still:
+        number = still[0].split(" ", 2)[1]
+        refused = command(page, f"play {number}")
+        assert refused[0] == still[0] and len(refused) == 2, refused
+    # A move typed goes through the same form as a click: the seat's version is checked.
+    offered = _offered(command(page, "moves"))
+    version = match.version
+    assert command(page, offered[0])[0].startswith("Sent: ")
+    page.wait_for_function(
+        "v => Number(document.querySelector('#table').dataset.version) > v", arg=version
+    )
+    match.refresh_from_db()
+    assert match.version > version
+    expect(page.get_by_role("textbox", name="Command")).to_be_focused()
+
+
+def test_a_watchers_choices_are_kept_in_the_browser(live_site, make_context):
+    kit, wes = factories.user_make("kit"), factories.user_make("wes")
+    match = _bot_match("gulliver", kit)
+    page = _open_table(live_site, make_context, wes, match)
+    expect(page.locator("#text-mode")).to_be_hidden()
+    page.locator("#keys-summary").focus()
+    page.keyboard.press("Enter")  # opens the panel
+    page.keyboard.press("Tab")
+    expect(page.get_by_label("Keyboard shortcuts (kept in this browser)")).to_be_focused()
+    page.keyboard.press("Space")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Space")
+    expect(page.locator("#text-mode")).to_be_visible()
+    page.reload()
+    page.wait_for_function(STREAMING_JS)
+    expect(page.locator("#text-mode")).to_be_visible()
+    page.keyboard.press("c")
+    expect(page.get_by_role("textbox", name="Command")).to_be_focused()
+    assert command(page, "moves")[0] == NO_MOVES
+    seats = command(page, "seats")
+    assert seats[0].startswith("kit") and "face down" in seats[0], seats
+    assert_nothing_hidden(page, match, None, "the watcher")
