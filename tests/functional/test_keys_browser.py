@@ -191,9 +191,8 @@ def test_a_whole_match_played_by_keyboard_alone(game, size, live_site, make_cont
             page.wait_for_timeout(150)
             continue
         match.refresh_from_db()
-        if checks % 3 == 0 or match.version < 12:  # every turn early on, then every third
-            hidden_seen += assert_nothing_hidden(page, match, 0, "kit")
-            assert_nothing_hidden(watcher, match, None, "the watcher")
+        hidden_seen += assert_nothing_hidden(page, match, 0, "kit")
+        assert_nothing_hidden(watcher, match, None, "the watcher")
         checks += 1
         chosen = _choose(game, _offered(answer), rng, draws)
         said = command(page, chosen)
