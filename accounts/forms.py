@@ -339,3 +339,13 @@ class PlaySettingsForm(forms.Form):
         help_text=PlaySettings._meta.get_field("next_table_at_once").help_text,
         required=False,
     )
+    keyboard_shortcuts = forms.BooleanField(
+        label=PlaySettings._meta.get_field("keyboard_shortcuts").verbose_name,
+        help_text=PlaySettings._meta.get_field("keyboard_shortcuts").help_text,
+        required=False,
+    )
+    text_mode = forms.BooleanField(
+        label=PlaySettings._meta.get_field("text_mode").verbose_name,
+        help_text=PlaySettings._meta.get_field("text_mode").help_text,
+        required=False,
+    )

@@ -307,6 +307,18 @@ class PlaySettings(models.Model):
         default=False,
         help_text="Otherwise a “Next table waiting” link shows; never when the match just ended.",
     )
+    # Off until asked for (docs/accessibility.md, "Keyboard"): a single key makes a move, which
+    # cannot be taken back, and speech input types words that would press them (WCAG 2.1.4).
+    keyboard_shortcuts = models.BooleanField(
+        "Keyboard shortcuts on the table",
+        default=False,
+        help_text="Single keys: 1 to 9 pick a card in your hand, d draws, ? lists them all.",
+    )
+    text_mode = models.BooleanField(
+        "Text mode: play by typing commands",
+        default=False,
+        help_text="A command field above the table: type “hand”, “play 2”, “draw”, “help”.",
+    )
 
     def __str__(self) -> str:
         return f"user {self.user_id} plays: confirm {self.confirm_moves}"

@@ -17,6 +17,8 @@ class PlayChoices:
 
     confirm_moves: str = Confirm.AUTO  # auto: on a touch screen (a coarse pointer) only
     next_table_at_once: bool = False
+    keyboard_shortcuts: bool = False  # off until asked for (WCAG 2.1.4; docs/accessibility.md)
+    text_mode: bool = False
 
     @property
     def confirm_label(self) -> str:
@@ -27,9 +29,9 @@ def play_choices(user_id: int) -> PlayChoices:
     """``user_id``'s play settings (one query; no row: the defaults)."""
     found = (
         PlaySettings.objects.filter(user_id=user_id)
-        .values_list("confirm_moves", "next_table_at_once")
+        .values_list("confirm_moves", "next_table_at_once", "keyboard_shortcuts", "text_mode")
         .first()
     )
     if found is None:
         return PlayChoices()
-    return PlayChoices(confirm_moves=found[0], next_table_at_once=found[1])
+    return PlayChoices(*found)

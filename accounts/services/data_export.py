@@ -111,6 +111,8 @@ def _play(user_id: int) -> dict[str, Any]:
     return {
         "confirm_moves": chosen.confirm_moves,
         "next_table_at_once": chosen.next_table_at_once,
+        "keyboard_shortcuts": chosen.keyboard_shortcuts,
+        "text_mode": chosen.text_mode,
     }
 
 

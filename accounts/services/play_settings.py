@@ -6,7 +6,14 @@ from accounts.errors import AccountRefused
 from accounts.models import PlaySettings
 
 
-def play_settings_save(*, user_id: int, confirm_moves: str, next_table_at_once: bool) -> None:
+def play_settings_save(
+    *,
+    user_id: int,
+    confirm_moves: str,
+    next_table_at_once: bool,
+    keyboard_shortcuts: bool = False,
+    text_mode: bool = False,
+) -> None:
     """Store the person's play settings (one row, made on the first save). A value that is not
     one of the choices is refused and changes nothing."""
     if confirm_moves not in PlaySettings.Confirm.values:
@@ -16,5 +23,7 @@ def play_settings_save(*, user_id: int, confirm_moves: str, next_table_at_once: 
         defaults={
             "confirm_moves": confirm_moves,
             "next_table_at_once": bool(next_table_at_once),
+            "keyboard_shortcuts": bool(keyboard_shortcuts),
+            "text_mode": bool(text_mode),
         },
     )

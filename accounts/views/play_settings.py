@@ -26,8 +26,14 @@ def play_settings_context(request: HttpRequest) -> dict[str, Any]:
     initial = {
         "confirm_moves": chosen.confirm_moves,
         "next_table_at_once": chosen.next_table_at_once,
+        "keyboard_shortcuts": chosen.keyboard_shortcuts,
+        "text_mode": chosen.text_mode,
     }
     return {"chosen": chosen, "form": PlaySettingsForm(initial=initial)}
+
+
+def _on(chosen: bool) -> str:
+    return "on" if chosen else "off"
 
 
 @login_required
@@ -47,7 +53,8 @@ def play_settings_change(request: HttpRequest) -> HttpResponse:
             messages.success(
                 request,
                 f"Play settings saved: confirm moves {chosen.confirm_label.lower()}; "
-                f"the next table waiting for you opens {at_once}.",
+                f"the next table waiting for you opens {at_once}; keyboard shortcuts "
+                f"{_on(chosen.keyboard_shortcuts)}; text mode {_on(chosen.text_mode)}.",
             )
             return redirect(reverse("account") + "#account-play")
     context = {**play_settings_context(request), "form": form}

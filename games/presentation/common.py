@@ -58,9 +58,16 @@ class MoveButton:
     move: dict[str, Any]
     label: str  # short, shown beside the card it concerns
     aria_label: str = ""  # the whole move in words, for screen readers and the bar
+    place: str = ""  # the card it hangs on, by place ("Card 2 of 5 in your hand"): its name says it
+    command: str = ""  # what text mode types for it ("play 2", "draw"): ``name_commands``
 
     def __post_init__(self) -> None:
         self.aria_label = self.aria_label or self.label
+
+    @property
+    def name(self) -> str:
+        """The button's accessible name: what it is (its card, by place) and what it does."""
+        return f"{self.place}: {self.aria_label}" if self.place else self.aria_label
 
     @property
     def json(self) -> str:
@@ -74,6 +81,14 @@ class CardSlot:
     highlight: bool = False
     why: str = ""  # why a click on this card does nothing now (``explain_clicks``)
     why_id: str = ""  # the id of the words that say it, for ``aria-describedby``
+    place: str = ""  # where it lies, by number ("Card 2 of 5 in your hand"): ``attach``
+    number: int = 0  # its place counted from 1, as text mode and the digit keys name it
+
+    @property
+    def name(self) -> str:
+        """The card's accessible name: where it lies and what it is."""
+        label = self.face["aria_label"]
+        return f"{self.place}: {label}" if self.place else label
 
 
 # (move, view, names) -> (short label, the whole move in words)
@@ -133,9 +148,18 @@ def players(view: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
                 "is_me": is_me,
                 "awaited": awaited,
                 "hand_count": hand_counts[index],
+                "hand_words": hand_words(name, hand_counts[index], is_me),
             }
         )
     return result
+
+
+def hand_words(name: str, count: int, is_me: bool) -> str:
+    """A seat's hand as a screen reader hears it: its count, and for another seat's hand that
+    its cards are face down (the only thing the page may say of them)."""
+    if is_me:
+        return f"Your hand: {plural(count, 'card')}"
+    return f"{name}\u2019s hand: {plural(count, 'card')}, face down"
 
 
 def table_common(view: dict[str, Any], names: list[str]) -> dict[str, Any]:
@@ -167,13 +191,30 @@ def outcome_text(outcome: dict[str, Any] | None, names: list[str]) -> str:
     return f"{and_join(winners)} won."
 
 
+# Where a row of cards lies, for the names of its cards and their text-mode commands
+# (docs/accessibility.md, "Names"): the words of a card's place, and the word a command puts
+# before its number (the hand's: the move's own type, "play 2"; the discards': "take discard 2").
+PLACES = {
+    "hand": ("Card {n} of {count} in your hand", ""),
+    "discard": ("Discard {n} of {count}", "take discard"),
+}
+
+
 def attach(
     moves: list[dict[str, Any]],
     slots: list[CardSlot],
     slot_of: Callable[[dict[str, Any]], int | None],
     label_of: Callable[[dict[str, Any]], tuple[str, str]],
+    where: str = "hand",
 ) -> list[MoveButton]:
-    """Hang each legal move on the card slot it concerns; the rest go to the action bar."""
+    """Hang each legal move on the card slot it concerns; the rest go to the action bar.
+    Every slot is named by its place in ``where`` (``PLACES``), and every move gets the command
+    text mode types for it: a slot's move its type (or the place's word) and the slot's number,
+    a bar move its type (``name_commands``)."""
+    place, verb = PLACES[where]
+    for n, slot in enumerate(slots, start=1):
+        slot.place = place.format(n=n, count=len(slots))
+        slot.number = n
     bar: list[MoveButton] = []
     for move in moves:
         target = slot_of(move)
@@ -182,9 +223,26 @@ def attach(
             button.label = button.aria_label
             bar.append(button)
         else:
-            slots[target].moves.append(button)
-            slots[target].highlight = True
+            slot = slots[target]
+            button.place = slot.place
+            button.command = f"{verb or move.get('type')} {slot.number}"
+            slot.moves.append(button)
+            slot.highlight = True
+    name_commands(bar)
     return bar
+
+
+def name_commands(bar: list[MoveButton]) -> None:
+    """A bar move's command is the engine's name of its type ("draw", "pass"); where several
+    share one (a vote's two answers), each adds its number among them ("vote 1", "vote 2")."""
+    kinds = [str(button.move.get("type")) for button in bar]
+    seen: dict[str, int] = {}
+    for button, kind in zip(bar, kinds, strict=True):
+        if kinds.count(kind) == 1:
+            button.command = kind
+        else:
+            seen[kind] = seen.get(kind, 0) + 1
+            button.command = f"{kind} {seen[kind]}"
 
 
 def first_slot(slots: list[CardSlot], code: str | None) -> int | None:

@@ -121,7 +121,7 @@ def table(view: dict[str, Any], names: list[str], log: Sequence[LogEntry]) -> di
         m for m in legal if m.get("type") == "draw" and len(m.get("positions") or []) == 1
     ]
     rest = [m for m in legal if m not in discard_draws]
-    attach(discard_draws, discards, lambda m: m["positions"][0], label)
+    attach(discard_draws, discards, lambda m: m["positions"][0], label, where="discard")
     result["bar_moves"] = attach(rest, hand, lambda m: _hand_slot(hand, m), label)
     # A click on the pack draws from it when the bar offers that draw (static/js/why_not.js).
     result["pack_move"] = next(

@@ -76,7 +76,12 @@ FORMS = {
     "challenge garbage": {"who": "everyone"},
     "time zone chosen": {"zone": "Asia/Tokyo"},
     "time zone garbage": {"zone": "Mars/Olympus_Mons"},
-    "play settings": {"confirm_moves": "on", "next_table_at_once": "on"},
+    "play settings": {
+        "confirm_moves": "on",
+        "next_table_at_once": "on",
+        "keyboard_shortcuts": "on",
+        "text_mode": "on",
+    },
     "play garbage": {"confirm_moves": "sometimes"},
     "play now": {"game": "faraway", "seats": "any", "rated": "rated", "deadline_days": "3"},
     "play now garbage": {"game": "chess", "seats": "many", "rated": "maybe"},

@@ -59,7 +59,9 @@ def test_the_export_holds_the_persons_data_and_their_seats_records(ann, bea, cal
     NotificationSettings.objects.create(user=ann, email_deadline=False)
     NotificationSettings.objects.create(user=bea, email_turn=False)
     TimeZoneSetting.objects.create(user=ann, zone="Europe/Paris")
-    play_settings_save(user_id=ann.pk, confirm_moves="on", next_table_at_once=True)
+    play_settings_save(
+        user_id=ann.pk, confirm_moves="on", next_table_at_once=True, keyboard_shortcuts=True
+    )
     phrase_say(match_id=running.pk, user=ann, key="oops")
     phrase_say(match_id=running.pk, user=bea, key="thanks")  # bea's, not in ann's file
     lesson_progress_keep(user_id=ann.pk, game="gulliver", lesson="start", stars=2)
@@ -86,7 +88,12 @@ def test_the_export_holds_the_persons_data_and_their_seats_records(ann, bea, cal
         "mute_phrases": False,
     }
     assert body["time_zone"] == "Europe/Paris" and body["holiday"] is None
-    assert body["play_settings"] == {"confirm_moves": "on", "next_table_at_once": True}
+    assert body["play_settings"] == {
+        "confirm_moves": "on",
+        "next_table_at_once": True,
+        "keyboard_shortcuts": True,
+        "text_mode": False,
+    }
     assert body["account"]["former_names"] == [] and body["account"]["email_pending"] is None
     assert [r["game"] for r in body["ratings"]] == ["faraway"]
     assert body["ratings"][0]["changes"][0]["match"] == finished.pk

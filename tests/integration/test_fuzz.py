@@ -649,6 +649,8 @@ FORM_KEYS = [
     "level",
     "confirm_moves",  # the play settings (docs/accounts.md)
     "next_table_at_once",
+    "keyboard_shortcuts",  # keyboard shortcuts and text mode (docs/accessibility.md)
+    "text_mode",
     "again",  # a lesson started over (docs/lessons.md)
     "lesson_progress",  # the stars a signed-out browser carries into the account
     "seats",  # Play now (docs/quick-match.md): the table's size or "any", rated, the bot fill
