@@ -123,9 +123,9 @@ def event_line(event: EventData, viewer_id: int) -> EventLine:
         )
     else:
         text = f"{other} held their place against {who}'s challenge; no one moved."
-    return EventLine(
-        text=text, at=event.at, match_id=event.match_id, mine=event.user_id == viewer_id
-    )
+    # A ladder match is private: only its two people get its link.
+    mine = viewer_id in (event.user_id, event.other_id)
+    return EventLine(text=text, at=event.at, match_id=event.match_id if mine else None, mine=mine)
 
 
 def _rung_line(data: LadderData, place: int, user_id: int, name: str, busy: str) -> RungLine:

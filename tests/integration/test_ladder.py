@@ -388,6 +388,17 @@ def test_posting_a_challenge_from_the_page_and_by_htmx(settings):
     assert "cal (place 3 then) challenged bea (place 2 then): waiting for an answer." in page
 
 
+def test_a_settled_matchs_link_is_shown_to_its_two_people_only():
+    ann, bea, cal = _ladder("ann", "bea", "cal")
+    challenge = _played(bea, ann, winner=bea)
+    link = f'href="/matches/{challenge.match_id}/"'
+    for person, shown in ((ann, True), (bea, True), (cal, False)):
+        for url in ("/ladder/faraway/", "/ladder/faraway/history/"):
+            page = factories.client_for(person).get(url).content.decode()
+            assert "bea beat ann and climbed from place 2 to 1" in page
+            assert (link in page) is shown, (person.username, url)
+
+
 @pytest.mark.parametrize(
     ("url", "data", "status"),
     [
