@@ -129,3 +129,28 @@ class LadderEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind}: {self.user_id} {self.from_place} -> {self.to_place}"
+
+
+class LadderNotice(models.Model):
+    """A climb that moved a person, to tell them on the notices page and the badge: the
+    challenger who climbed, the challenged person and everyone between who moved down one.
+    Seen when they next open that game's ladder page."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ladder_notices"
+    )
+    event = models.ForeignKey(LadderEvent, on_delete=models.CASCADE, related_name="notices")
+    seen_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "event"], name="ladder_notice_one_a_person")
+        ]
+        indexes = [
+            models.Index(
+                fields=["user"], condition=Q(seen_at__isnull=True), name="ladder_notice_unseen"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"ladder notice of event {self.event_id} for {self.user_id}"

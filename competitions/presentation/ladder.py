@@ -11,7 +11,12 @@ from typing import TYPE_CHECKING
 from competitions import ladder_rules
 
 if TYPE_CHECKING:
-    from competitions.selectors.ladder import ChallengeData, EventData, LadderData
+    from competitions.selectors.ladder import (
+        ChallengeData,
+        EventData,
+        LadderData,
+        LadderNoticeItem,
+    )
 
 
 @dataclass(frozen=True)
@@ -190,3 +195,28 @@ def _people(n: int) -> str:
 
 def _days(days: float) -> str:
     return "1 day" if days == 1 else f"{days:g} days"
+
+
+@dataclass(frozen=True)
+class NoticeLine:
+    game: str
+    text: str
+    at: datetime
+
+
+def ladder_notice_lines(items: list[LadderNoticeItem], user_id: int) -> list[NoticeLine]:
+    """The notices page's lines: each climb that moved the reader, said from their side."""
+    lines = []
+    for item in items:
+        e, ladder = item.event, f"the ladder of {item.title}"
+        if e.user_id == user_id:
+            text = f"You beat {e.other_name} and climbed to place {e.to_place} on {ladder}."
+        elif e.other_id == user_id:
+            text = (
+                f"{e.username} beat you and took your place {e.to_place} on {ladder}: "
+                "you moved down one."
+            )
+        else:
+            text = f"{e.username} climbed to place {e.to_place} on {ladder}: you moved down one."
+        lines.append(NoticeLine(game=item.game, text=text, at=e.at))
+    return lines

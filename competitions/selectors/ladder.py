@@ -13,13 +13,16 @@ from django.utils import timezone
 
 from accounts.models import ChallengeSetting
 from accounts.selectors.relations import blocked_ids
-from competitions.models import Ladder, LadderChallenge, LadderEvent, LadderRung
+from competitions.models import Ladder, LadderChallenge, LadderEvent, LadderNotice, LadderRung
+from games.engines import get_engine
 from games.models import Invitation, Match
 
 State = LadderChallenge.State
 # How many of the ladder's latest changes its page shows (the history page has them all).
 RECENT_EVENTS = 10
 HISTORY_PAGE = 50
+# A ladder notice stays this long unless its ladder page is opened (as finished matches do).
+NOTICE_DAYS = 14
 
 
 def open_q(now: datetime | None = None) -> Q:
@@ -243,17 +246,54 @@ def _events(ladder: Ladder | None, *, limit: int, user_id: int | None = None) ->
     if user_id is not None:
         rows = rows.filter(Q(user_id=user_id) | Q(other_id=user_id))
     rows = rows.select_related("user", "other", "challenge").order_by("-at", "-pk")[:limit]
+    return [_event_data(e) for e in rows]
+
+
+def _event_data(e: LadderEvent) -> EventData:
+    return EventData(
+        kind=e.kind,
+        user_id=e.user_id,
+        username=e.user.get_username(),
+        other_id=e.other_id,
+        other_name=e.other.get_username() if e.other else None,
+        from_place=e.from_place,
+        to_place=e.to_place,
+        match_id=e.challenge.match_id if e.challenge else None,
+        at=e.at,
+    )
+
+
+@dataclass(frozen=True)
+class LadderNoticeItem:
+    """A climb that moved the reader, for the notices page."""
+
+    game: str
+    title: str  # the game's title, from its engine
+    event: EventData
+
+
+def _notices_q(user_id: int) -> Q:
+    since = timezone.now() - timedelta(days=NOTICE_DAYS)
+    return Q(user_id=user_id, seen_at__isnull=True, event__at__gte=since)
+
+
+def ladder_notices(user_id: int) -> list[LadderNoticeItem]:
+    """The person's unseen ladder notices, newest first (one query, however many)."""
+    rows = (
+        LadderNotice.objects.filter(_notices_q(user_id))
+        .select_related("event__ladder", "event__user", "event__other", "event__challenge")
+        .order_by("-event__at", "-pk")
+    )
     return [
-        EventData(
-            kind=e.kind,
-            user_id=e.user_id,
-            username=e.user.get_username(),
-            other_id=e.other_id,
-            other_name=e.other.get_username() if e.other else None,
-            from_place=e.from_place,
-            to_place=e.to_place,
-            match_id=e.challenge.match_id if e.challenge else None,
-            at=e.at,
+        LadderNoticeItem(
+            game=n.event.ladder.game,
+            title=get_engine(n.event.ladder.game).title,
+            event=_event_data(n.event),
         )
-        for e in rows
+        for n in rows
     ]
+
+
+def ladder_notices_count(user_id: int) -> int:
+    """How many ``ladder_notices`` lists (one query: the badge's share)."""
+    return LadderNotice.objects.filter(_notices_q(user_id)).count()

@@ -28,7 +28,7 @@ from accounts.models import ChallengeSetting
 from accounts.selectors.email_confirmation import confirmed_address
 from accounts.selectors.relations import blocked_between, challenge_setting
 from competitions import ladder_rules
-from competitions.models import Ladder, LadderChallenge, LadderEvent, LadderRung
+from competitions.models import Ladder, LadderChallenge, LadderEvent, LadderNotice, LadderRung
 from competitions.selectors.ladder import challenged_recently, open_between, open_count
 from games.engines import get_engine
 from games.models import Match, Result, Seat
@@ -157,6 +157,13 @@ def ladder_withdraw(*, challenge_id: int, user: AbstractBaseUser) -> LadderChall
     return found
 
 
+def ladder_notices_seen(*, game: str, user_id: int) -> int:
+    """The person opened ``game``'s ladder: its notices of theirs are seen (one statement)."""
+    return LadderNotice.objects.filter(
+        user_id=user_id, seen_at__isnull=True, event__ladder__game=game
+    ).update(seen_at=timezone.now())
+
+
 def match_finished_receiver(sender: object, *, match: Match, seats: list[Seat], **_: Any) -> None:
     """``games.signals.match_finished``: settle the ladder challenge the match was for, in the
     finishing transaction (one statement for a match that is none). Idempotent: a challenge
@@ -209,15 +216,21 @@ def _settle(ladder: Ladder, challenge: LadderChallenge, seats: list[Seat]) -> No
     shift = ladder_rules.result_shift(
         challenger_won=won, challenger_place=mine, challenged_place=theirs
     )
+    moved: list[int] = []
     if shift is not None:
         rows = LadderRung.objects.filter(ladder=ladder)
+        moved = list(
+            rows.filter(position__gte=shift.first, position__lte=shift.last).values_list(
+                "user_id", flat=True
+            )
+        )
         rows.filter(user_id=challenge.challenger_id).update(position=0)
         rows.filter(position__gte=shift.first, position__lte=shift.last).update(
             position=F("position") + OFFSET
         )
         rows.filter(position__gt=OFFSET).update(position=F("position") - (OFFSET - 1))
         rows.filter(user_id=challenge.challenger_id).update(position=shift.first)
-    LadderEvent.objects.create(
+    event = LadderEvent.objects.create(
         ladder=ladder,
         kind=Kind.CLIMBED if shift else Kind.HELD,
         user_id=challenge.challenger_id,
@@ -226,6 +239,10 @@ def _settle(ladder: Ladder, challenge: LadderChallenge, seats: list[Seat]) -> No
         to_place=shift.first if shift else mine,
         challenge=challenge,
         at=now,
+    )
+    # Everyone the climb moved is told (the notices page and badge): at most reach + 1 people.
+    LadderNotice.objects.bulk_create(
+        LadderNotice(user_id=user_id, event=event) for user_id in [challenge.challenger_id, *moved]
     )
     challenge.state = State.WON if won else State.HELD
     challenge.settled_at = now

@@ -21,6 +21,7 @@ from competitions.services.ladder import (
     ladder_challenge,
     ladder_join,
     ladder_leave,
+    ladder_notices_seen,
     ladder_withdraw,
 )
 from core.signed_out import login_required_htmx
@@ -41,6 +42,8 @@ def ladder_index(request: HttpRequest) -> HttpResponse:
 @login_required_htmx
 @require_GET
 def ladder_page(request: HttpRequest, game: str) -> HttpResponse:
+    _title(game)
+    ladder_notices_seen(game=game, user_id=request.user.pk)  # its notices are read here
     return _page(request, game)
 
 

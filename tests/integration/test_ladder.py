@@ -14,7 +14,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from accounts.models import ChallengeSetting
+from accounts.models import ChallengeSetting, NotificationSettings
 from accounts.services.closure import account_close
 from accounts.services.deletion import account_delete
 from accounts.services.relations import block_add
@@ -30,6 +30,7 @@ from games.models import Invitation, Match, Seat
 from games.services import Rejected, match_resign
 from games.services.invitations import invitation_accept, invitation_decline
 from games.signals import match_finished
+from games.views.notice_sources import notice_badge_count
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -322,6 +323,39 @@ def test_a_challenge_whose_person_left_is_void_and_its_waiting_match_cancelled()
     assert _places() == ["ann", "cal"]
 
 
+def test_a_climb_tells_everyone_it_moved_on_the_notices_page_and_badge():
+    ann, bea, cal, dan, eve = _ladder("ann", "bea", "cal", "dan", "eve")
+    _played(eve, bea, winner=eve)
+    said = {
+        "eve": "You beat bea and climbed to place 2 on the ladder of The Faraway Tree.",
+        "bea": "eve beat you and took your place 2 on the ladder of The Faraway Tree",
+        "cal": "eve climbed to place 2 on the ladder of The Faraway Tree: you moved down one.",
+        "dan": "eve climbed to place 2 on the ladder of The Faraway Tree: you moved down one.",
+    }
+    for person in (ann, bea, cal, dan, eve):
+        page = factories.client_for(person).get("/notices/").content.decode()
+        if person.username in said:
+            assert said[person.username] in page, person.username
+            assert notice_badge_count(person.pk) >= 1
+        else:
+            assert "Ladder results that moved you" in page
+            assert "No ladder result has moved you." in page
+    client = factories.client_for(cal)
+    before = notice_badge_count(cal.pk)
+    client.get("/ladder/faraway/")  # seen
+    assert notice_badge_count(cal.pk) == before - 1
+    assert "No ladder result has moved you." in client.get("/notices/").content.decode()
+
+
+def test_the_ladder_notices_follow_their_box():
+    ann, bea = _ladder("ann", "bea")
+    _played(bea, ann, winner=bea)
+    NotificationSettings.objects.update_or_create(user=ann, defaults={"notice_ladder": False})
+    page = factories.client_for(ann).get("/notices/").content.decode()
+    assert "bea beat you" not in page
+    assert "Turned off: ladder results that moved you." in page
+
+
 # --- Accounts ---------------------------------------------------------------------------------
 
 
@@ -454,7 +488,8 @@ def test_the_page_of_a_thousand_people_costs_the_statements_of_ten():
         _challenge(big[i], big[i - 2])
     at_thousand = _page_statements(big[999])
     assert at_ten == at_thousand
-    assert at_thousand <= 14  # the session, the user, the badge's and the ladder's own seven
+    # the session, the user, the badge (a count a kind), the notices seen, the ladder's seven
+    assert at_thousand <= 16
 
 
 # --- Races ------------------------------------------------------------------------------------
