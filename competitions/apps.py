@@ -13,12 +13,13 @@ class CompetitionsConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.selectors import notify
-        from accounts.signals import account_closing, account_leaving
+        from accounts.signals import account_closing, account_leaving, export_sections
         from competitions.presentation.ladder import ladder_notice_lines
         from competitions.selectors.ladder import ladder_notices, ladder_notices_count
         from competitions.services.ladder import (
             account_closing_receiver,
             account_leaving_receiver,
+            export_sections_receiver,
             match_finished_receiver,
         )
         from games.signals import match_finished
@@ -27,6 +28,7 @@ class CompetitionsConfig(AppConfig):
         match_finished.connect(match_finished_receiver, dispatch_uid="competitions.ladder_result")
         account_closing.connect(account_closing_receiver, dispatch_uid="competitions.ladder_close")
         account_leaving.connect(account_leaving_receiver, dispatch_uid="competitions.ladder_leave")
+        export_sections.connect(export_sections_receiver, dispatch_uid="competitions.ladder_export")
         # The notices page and the badge: a ladder result that moved the person.
         notice_source_add(
             NoticeSource(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db.models import Exists, OuterRef, Q
@@ -297,3 +298,47 @@ def ladder_notices(user_id: int) -> list[LadderNoticeItem]:
 def ladder_notices_count(user_id: int) -> int:
     """How many ``ladder_notices`` lists (one query: the badge's share)."""
     return LadderNotice.objects.filter(_notices_q(user_id)).count()
+
+
+def ladder_export(user_id: int) -> dict[str, Any]:
+    """The person's ladders for their "your data" file: their places, the challenges they made
+    or received, the changes that name them (three queries). Public facts of matches only."""
+    places = LadderRung.objects.filter(user_id=user_id).order_by("ladder__game")
+    challenges = (
+        LadderChallenge.objects.filter(Q(challenger_id=user_id) | Q(challenged_id=user_id))
+        .select_related("ladder", "challenger", "challenged")
+        .order_by("created_at", "pk")
+    )
+    events = LadderEvent.objects.filter(Q(user_id=user_id) | Q(other_id=user_id)).select_related(
+        "ladder", "user", "other"
+    )
+    return {
+        "places": [
+            {"game": r.ladder.game, "place": r.position, "joined_at": r.joined_at.isoformat()}
+            for r in places.select_related("ladder")
+        ],
+        "challenges": [
+            {
+                "game": c.ladder.game,
+                "challenger": c.challenger.get_username(),
+                "challenged": c.challenged.get_username(),
+                "places_then": [c.challenger_place, c.challenged_place],
+                "match": c.match_id,
+                "state": c.state,
+                "made_at": c.created_at.isoformat(),
+            }
+            for c in challenges
+        ],
+        "changes": [
+            {
+                "game": e.ladder.game,
+                "kind": e.kind,
+                "who": e.user.get_username(),
+                "against": e.other.get_username() if e.other else None,
+                "from_place": e.from_place,
+                "to_place": e.to_place,
+                "at": e.at.isoformat(),
+            }
+            for e in events.order_by("at", "pk")
+        ],
+    }

@@ -29,7 +29,12 @@ from accounts.selectors.email_confirmation import confirmed_address
 from accounts.selectors.relations import blocked_between, challenge_setting
 from competitions import ladder_rules
 from competitions.models import Ladder, LadderChallenge, LadderEvent, LadderNotice, LadderRung
-from competitions.selectors.ladder import challenged_recently, open_between, open_count
+from competitions.selectors.ladder import (
+    challenged_recently,
+    ladder_export,
+    open_between,
+    open_count,
+)
 from games.engines import get_engine
 from games.models import Match, Result, Seat
 from games.services import Rejected, match_cancel
@@ -197,6 +202,11 @@ def account_leaving_receiver(sender: object, *, user: AbstractBaseUser, **_: Any
     games = LadderRung.objects.filter(user_id=user.pk).values_list("ladder__game", flat=True)
     for game in list(games):
         ladder_leave(game=game, user=user)
+
+
+def export_sections_receiver(sender: object, *, user_id: int, **_: Any) -> dict[str, Any]:
+    """``accounts.signals.export_sections``: the person's ladders in their "your data" file."""
+    return {"ladders": ladder_export(user_id)}
 
 
 def _settle(ladder: Ladder, challenge: LadderChallenge, seats: list[Seat]) -> None:

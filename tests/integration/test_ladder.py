@@ -373,6 +373,26 @@ def test_closing_an_account_takes_the_person_off_every_ladder(
     assert waiting.match.status == Match.Status.CANCELLED
 
 
+def test_the_persons_ladders_are_in_their_data_file():
+    from competitions.services.ladder import export_sections_receiver
+
+    ann, bea, _cal = _ladder("ann", "bea", "cal")
+    _played(bea, ann, winner=bea)
+    ladders = export_sections_receiver(None, user_id=bea.pk)["ladders"]
+    assert ladders["places"][0] | {"joined_at": None} == {
+        "game": "faraway",
+        "place": 1,
+        "joined_at": None,
+    }
+    assert [(c["challenger"], c["challenged"], c["state"]) for c in ladders["challenges"]] == [
+        ("bea", "ann", "won")
+    ]
+    assert [(e["kind"], e["from_place"], e["to_place"]) for e in ladders["changes"]] == [
+        ("joined", None, 2),
+        ("climbed", 2, 1),
+    ]
+
+
 def test_deleting_an_account_takes_the_person_off_and_ends_their_challenges():
     ann, _bea, cal = _ladder("ann", "bea", "cal")
     playing = _challenge(cal, ann)
