@@ -80,7 +80,7 @@ def wanted_sources(user_id: int) -> list[NoticeSource]:
 
 def notice_badge_count(user_id: int) -> int:
     """The badge: every wanted kind's count added up (one query for the settings, then one per
-    wanted kind: four with the three kinds here)."""
+    wanted kind: five with the four kinds, the ladder's added by competitions)."""
     return sum(notice_counts(user_id).values())
 
 
