@@ -206,6 +206,7 @@ class NotificationSettingsForm(forms.ModelForm):
             "notice_invitations",
             "notice_turns",
             "notice_finished",
+            "notice_ladder",
             "mute_phrases",
         )
 

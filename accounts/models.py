@@ -44,6 +44,9 @@ class NotificationSettings(models.Model):
     notice_finished = models.BooleanField(
         "Show finished matches I have not seen in my notices", default=True
     )
+    notice_ladder = models.BooleanField(
+        "Show ladder results that moved me in my notices", default=True
+    )
     # Web push to the person's devices (docs/notifications.md, "Web push"); each device opts in
     # on its own, this turns them all off at once.
     push_turn = models.BooleanField(

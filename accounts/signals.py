@@ -7,6 +7,8 @@ block, deletion or export means for matches is ``games``' to say, by listening h
 
 - ``person_blocked``: sent inside the blocking transaction with ``blocker_id`` and
   ``blocked_id`` (pending challenges and rematch offers between the two are declined).
+- ``account_closing``: sent inside the closing transaction with ``user_id`` (a closed account
+  leaves the competitions' ladders; games keeps its matches, as a closure may be undone).
 - ``account_leaving``: sent with ``user`` before an account is deleted, outside any
   transaction, and again when a deletion cut short is finished: the person leaves every match
   still going, one transaction each.
@@ -22,6 +24,7 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 person_blocked = Signal()
+account_closing = Signal()
 account_leaving = Signal()
 account_deleting = Signal()
 export_sections = Signal()

@@ -16,6 +16,7 @@ urlpatterns = [
     # The installable app: both at the root, the worker's scope being the path it is served at.
     path("manifest.webmanifest", app_shell.manifest, name="web_manifest"),
     path("sw.js", app_shell.service_worker, name="service_worker"),
+    path("", include("competitions.urls")),  # the ladder (docs/competitions.md)
     path("", include("games.urls")),
 ]
 

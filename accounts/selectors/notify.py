@@ -27,10 +27,12 @@ PUSH_KINDS = {TURN: "push_turn"}
 NOTICE_INVITATIONS = "invitations"
 NOTICE_TURNS = "turns"
 NOTICE_FINISHED = "finished"
+NOTICE_LADDER = "ladder"  # a ladder result that moved the person (docs/competitions.md)
 NOTICE_KINDS = {
     NOTICE_INVITATIONS: "notice_invitations",
     NOTICE_TURNS: "notice_turns",
     NOTICE_FINISHED: "notice_finished",
+    NOTICE_LADDER: "notice_ladder",
 }
 UNSUBSCRIBE_SALT = "accounts.unsubscribe"
 

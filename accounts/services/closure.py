@@ -15,6 +15,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from accounts.models import AccountClosure
+from accounts.signals import account_closing
 
 logger = logging.getLogger(__name__)
 
@@ -34,12 +35,14 @@ def sessions_end(*, user_id: int) -> int:
 
 def account_close(*, user: AbstractBaseUser, now: dt.datetime | None = None) -> AccountClosure:
     """Close ``user``'s account: from now on hidden (no profile, no leaderboard line) and
-    signed out on every device. Closing twice keeps the first closing time."""
+    signed out on every device. Closing twice keeps the first closing time. ``account_closing``
+    goes out in the same transaction (the ladders let the person go)."""
     with transaction.atomic():
         closure, _ = AccountClosure.objects.get_or_create(
             user_id=user.pk, defaults={"closed_at": now or timezone.now()}
         )
         sessions_end(user_id=user.pk)
+        account_closing.send(sender=AccountClosure, user_id=user.pk)
     logger.info("account closed: user id %s", user.pk)
     return closure
 

@@ -14,6 +14,7 @@ from config.settings.base import *  # noqa: F403
 from config.settings.celery import *  # noqa: F403
 from config.settings.database import *  # noqa: F403
 from config.settings.games import *  # noqa: F403
+from config.settings.ladder import *  # noqa: F403
 from config.settings.live import *  # noqa: F403
 from config.settings.mail import *  # noqa: F403
 from config.settings.push import *  # noqa: F403

@@ -29,6 +29,7 @@ from games.live import publish as live
 from games.models import Match, Move, RatingStatus, Seat
 from games.services.notifications import turn_mails_enqueue
 from games.services.results import match_results_store
+from games.signals import match_finished
 
 # A vote (``Engine.vote_open``) with no turn deadline still closes after this long: a site
 # setting (not a rule of the game), so a table never waits for ever on a voter who left.
@@ -112,12 +113,14 @@ def match_finish(
     """The one finish of a match, in the caller's transaction: status ``finished``, its time,
     the rating pending (rated after the commit: docs/ratings.md), saved with the caller's
     ``fields``, then each seat's result stored (``game_over`` false: resignations ended it
-    before the game did). The caller announces it (``match_changed``, every seat recounting)."""
+    before the game did). The caller announces it (``match_changed``, every seat recounting).
+    ``games.signals.match_finished`` goes out last, in the same transaction."""
     match.status = Match.Status.FINISHED
     match.finished_at = timezone.now()
     match.rating_status = RatingStatus.PENDING
     match.save(update_fields=[*fields, "status", "finished_at", "rating_status"])
     match_results_store(match=match, outcome=outcome, seats=seats, game_over=game_over)
+    match_finished.send(sender=Match, match=match, seats=seats)
 
 
 def match_changed(match: Match, *, recount: Iterable[int | None] = ()) -> None:

@@ -62,11 +62,13 @@ def match_challenge_create(
     *,
     created_by: AbstractBaseUser,
     challenges: Mapping[int, AbstractBaseUser],
+    lapse: timedelta | None = None,
     **match_fields: Any,
 ) -> Match:
     """A new match (``match_create``'s fields) whose seats in ``challenges`` (seat index to
-    person) are held for those people, each by a pending challenge. Refused, making nothing,
-    when a person may not be challenged by ``created_by`` (``relations.challenge_refusal``)."""
+    person) are held for those people, each by a pending challenge that lapses after ``lapse``
+    (``PARLOUR_CHALLENGE_DAYS`` by default). Refused, making nothing, when a person may not be
+    challenged by ``created_by`` (``relations.challenge_refusal``)."""
     seen: set[int] = set()
     for target in challenges.values():
         if target.pk in seen:
@@ -77,7 +79,7 @@ def match_challenge_create(
         )
         if refusal:
             raise Rejected(refusal, status=409)
-    expires = timezone.now() + challenge_lapse()
+    expires = timezone.now() + (challenge_lapse() if lapse is None else lapse)
     with transaction.atomic():
         match = match_create(created_by=created_by, **match_fields)
         made = Invitation.objects.bulk_create(

@@ -57,6 +57,7 @@ def match_create(
     hints: bool = False,
     practice: bool = False,
     creator_first: bool = False,
+    first_seat: int | None = None,
 ) -> Match:
     """A waiting match; the engine vets the player count and options.
 
@@ -75,7 +76,8 @@ def match_create(
     when the greedy bot takes the seats still open. ``hints``: the creator's seat starts with
     hints on; ``practice`` marks a practice match (never rated, one unfinished a person and
     game: ``games.services.practice``); ``creator_first`` chooses the dealer so that the creator
-    moves first, when the game takes a chosen dealer (otherwise the deal decides).
+    moves first, when the game takes a chosen dealer (otherwise the deal decides);
+    ``first_seat`` does the same for a seat by number (a ladder's challenged person).
     """
     try:
         engine = get_engine(game)
@@ -124,6 +126,8 @@ def match_create(
             raise Rejected(str(exc), status=400) from exc
         if creator_plays and creator_first:
             match.options = _dealer_for_first(engine, match, options, free[0])
+        elif first_seat is not None and 0 <= first_seat < num_players:
+            match.options = _dealer_for_first(engine, match, options, first_seat)
         match.save()
         seats = [Seat(match=match, index=index, bot_level=level) for index, level in bots.items()]
         if creator_plays:

@@ -5,7 +5,8 @@ turns it off with its box on the notifications page), a badge count (one query),
 (constant statements however many) and the partial template that lists them: challenges and
 rematch offers (docs/invitations.md), matches waiting for the person's move, finished matches
 they have not seen. A further kind joins by one more entry in ``NOTICE_SOURCES``; the page, the
-badge and their tests follow the list.
+badge and their tests follow the list. A capability above games (``competitions``: the ladder's
+results) adds its kind at start-up with ``notice_source_add``, as games never imports it.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ class NoticeSource:
     empty: str  # what the page says when there is none
 
 
-NOTICE_SOURCES: tuple[NoticeSource, ...] = (
+NOTICE_SOURCES: list[NoticeSource] = [
     NoticeSource(
         kind=notify.NOTICE_INVITATIONS,
         heading="Challenges and rematch offers",
@@ -61,7 +62,14 @@ NOTICE_SOURCES: tuple[NoticeSource, ...] = (
         template="games/_notices_finished.html",
         empty="No finished match you have not seen.",
     ),
-)
+]
+
+
+def notice_source_add(source: NoticeSource) -> None:
+    """Add a kind of notice from a capability above games (in its ``AppConfig.ready``); adding
+    the same kind twice keeps one."""
+    if all(s.kind != source.kind for s in NOTICE_SOURCES):
+        NOTICE_SOURCES.append(source)
 
 
 def wanted_sources(user_id: int) -> list[NoticeSource]:
@@ -72,7 +80,7 @@ def wanted_sources(user_id: int) -> list[NoticeSource]:
 
 def notice_badge_count(user_id: int) -> int:
     """The badge: every wanted kind's count added up (one query for the settings, then one per
-    wanted kind: four with the three kinds here)."""
+    wanted kind: five with the four kinds, the ladder's added by competitions)."""
     return sum(notice_counts(user_id).values())
 
 

@@ -47,6 +47,7 @@ from accounts.selectors import notify
 from accounts.selectors.email_confirmation import confirm_token
 from accounts.services.data_export import data_export_request, data_export_write
 from accounts.services.email_confirmation import email_pending_hold
+from competitions.services.ladder import ladder_challenge, ladder_join
 from games.engines import get_engine
 from games.models import Invitation, Match
 from games.services.invitations import match_challenge_create
@@ -115,6 +116,10 @@ FORMS = {
     "lesson try, garbage": {"move": "[[", "version": "0"},
     "lesson try, stale": {"move": '{{"type": "draw", "source": "pack"}}', "version": "4"},
     "lesson again": {"again": "1"},
+    # The ladder (docs/competitions.md): ann 1, bea 2, cal 3; bea has challenged ann.
+    "ladder challenge": {"username": "ann"},
+    "ladder challenge, htmx": {"username": "ann"},
+    "ladder challenge, none": {"username": ""},
 }
 # Leaving (docs/leaving.md): every such POST carries its confirmation page's field.
 FORMS |= {what: {"password": "wrong"} for what in ("close, wrong pw", "delete, wrong pw")}
@@ -361,6 +366,23 @@ MATRIX_TEXT = [
     ("seat a bot, held",   "POST",   "/matches/{chal}/bot/",                L, 404, 409, 403, 404),
     ("seat a bot, begun",  "POST",   "/matches/{pub}/bot/",                 L, 403, 409, 403, 403),
     ("seat a bot by GET",  "GET",    "/matches/{inv}/bot/",                 L, 405, 405, 405, 405),
+    # The ladder (docs/competitions.md): every page to anyone signed in; each person joins,
+    # leaves and challenges as themselves (cal at 3 may challenge ann at 1; ann cannot
+    # challenge herself, bea has challenged her already, staff is not on it); only bea, who
+    # made it, may withdraw her challenge.
+    ("ladder",             "GET",    "/ladder/",                            L, 302, 302, 302, 302),
+    ("ladder page",        "GET",    "/ladder/faraway/",                    L, 200, 200, 200, 200),
+    ("ladder page, htmx",  "GET hx", "/ladder/faraway/",                    S, 200, 200, 200, 200),
+    ("ladder, no game",    "GET",    "/ladder/chess/",                      L, 404, 404, 404, 404),
+    ("ladder history",     "GET",    "/ladder/faraway/history/?mine=1",     L, 200, 200, 200, 200),
+    ("ladder join",        "POST",   "/ladder/gulliver/join/",              L, 302, 302, 302, 302),
+    ("ladder join by GET", "GET",    "/ladder/gulliver/join/",              L, 405, 405, 405, 405),
+    ("ladder leave",       "POST",   "/ladder/faraway/leave/",              L, 302, 302, 302, 302),
+    ("ladder challenge",   "POST",   "/ladder/faraway/challenge/",          L, 302, 409, 409, 409),
+    ("ladder challenge, htmx", "POST hx", "/ladder/faraway/challenge/",     S, 200, 409, 409, 409),
+    ("ladder challenge, none", "POST", "/ladder/faraway/challenge/",        L, 400, 400, 400, 400),
+    ("ladder withdraw", "POST", "/ladder/faraway/challenges/{lc}/withdraw/", L, 404, 404, 302, 404),
+    ("withdraw by GET", "GET",  "/ladder/faraway/challenges/{lc}/withdraw/", L, 405, 405, 405, 405),
     # The admin: staff only; everyone else is sent to the admin's own sign-in.
     ("admin index",        "GET",    "/admin/",                             A,   A,   A,   A, 200),
     ("admin matches",      "GET",    "/admin/games/match/",                 A,   A,   A,   A, 200),
@@ -413,6 +435,9 @@ def world(db, settings, tmp_path) -> World:
     )
     for match in (public, private, finished):
         match.refresh_from_db()
+    for person in (ann, bea, cal):
+        ladder_join(game="faraway", user=person)
+    laddered = ladder_challenge(game="faraway", challenger=bea, target_name="ann")
     token = notify.unsubscribe_token(ann.pk, next(iter(notify.KINDS)))
     email_pending_hold(ann, email="ann.new@example.org")
     confirm = confirm_token(ann.pk, "ann.new@example.org")
@@ -429,6 +454,7 @@ def world(db, settings, tmp_path) -> World:
         "fin": str(finished.pk),
         "inv": str(invite.pk),
         "chal": str(challenged.pk),
+        "lc": str(laddered.pk),
         "ci": str(Invitation.objects.get(match=challenged).pk),
         "missing": str(max(public.pk, private.pk, finished.pk, invite.pk) + 1000),
         "pv": str(public.version),
@@ -458,6 +484,8 @@ def world(db, settings, tmp_path) -> World:
             private.invite_token,
             f"/matches/{challenged.pk}/",
             challenged.invite_token,
+            f"/matches/{laddered.match_id}/",  # the ladder's match is private too
+            laddered.match.invite_token,
         ],
     )
 

@@ -85,6 +85,7 @@ def test_the_export_holds_the_persons_data_and_their_seats_records(ann, bea, cal
         "notice_invitations": True,
         "notice_turns": True,
         "notice_finished": True,
+        "notice_ladder": True,
         "mute_phrases": False,
     }
     assert body["time_zone"] == "Europe/Paris" and body["holiday"] is None

@@ -75,6 +75,8 @@ from accounts.selectors import notify
 from accounts.selectors.email_confirmation import confirm_token
 from accounts.services.data_export import data_export_request, data_export_write
 from accounts.services.email_confirmation import email_pending_hold
+from competitions.models import Ladder, LadderChallenge, LadderEvent, LadderRung
+from competitions.services.ladder import ladder_challenge, ladder_join
 from games.models import (
     Invitation,
     LessonProgress,
@@ -171,6 +173,14 @@ SITE_ROUTES: dict[str, dict[str, str]] = {
     "push_device_remove": {"pk": "device"},
     "web_manifest": {},
     "service_worker": {},
+    # The ladder (docs/competitions.md, "Ladder"): a game's page, its history and its posts.
+    "ladder_index": {},
+    "ladder": {"game": "game"},
+    "ladder_history": {"game": "game"},
+    "ladder_join": {"game": "game"},
+    "ladder_leave": {"game": "game"},
+    "ladder_challenge": {"game": "game"},
+    "ladder_withdraw": {"game": "game", "challenge_id": "ladder_challenge"},
 }
 
 # The admin site's own routes; each registered model adds the routes of ADMIN_MODEL_ACTIONS and
@@ -263,6 +273,8 @@ class World:
     # ann's challenges to bea and cal (a private waiting match), and bea's rematch offer to ann
     invitation_ids: list[str]
     device_ids: list[str]  # ann's push device, and bea's
+    # cal's ladder challenge of bea (ann, bea and cal are on the Faraway ladder, in that order)
+    ladder_challenge_ids: list[str] = field(default_factory=list)
 
 
 ROLES = ("anonymous", "ann", "bea", "cal", "staff")
@@ -346,7 +358,16 @@ def world(db, settings, tmp_path) -> World:
         export_ids=[str(data_export_write(export_id=data_export_request(user=ann).pk).pk)],
         invitation_ids=[str(pk) for pk in Invitation.objects.values_list("pk", flat=True)],
         device_ids=[str(device_make(user).pk) for user in (ann, bea)],
+        ladder_challenge_ids=[str(_ladder_make(ann, bea, cal).pk)],
     )
+
+
+def _ladder_make(ann: Any, bea: Any, cal: Any) -> LadderChallenge:
+    """ann, bea and cal on the Faraway ladder, and cal's challenge of bea (after the world's
+    other invitations were read, so its invitation is the ladder's own)."""
+    for person in (ann, bea, cal):
+        ladder_join(game="faraway", user=person)
+    return ladder_challenge(game="faraway", challenger=cal, target_name="bea")
 
 
 # --- Hostile values ---------------------------------------------------------------------------
@@ -490,6 +511,7 @@ def path_value(world: World, kind: str) -> st.SearchStrategy[str]:
         "invitation": world.invitation_ids,
         "device": world.device_ids,
         "lesson": ["draw", "winning", "start", "challenges", "two-packs"],
+        "ladder_challenge": world.ladder_challenge_ids,
     }
     if kind == "match":
         # The int converter matches digits only; anything else is the resolver's 404.
@@ -926,6 +948,10 @@ def rows_snapshot() -> tuple[Any, ...]:
         list(PushSubscription.objects.order_by("pk").values_list()),
         list(LessonProgress.objects.order_by("pk").values_list()),
         list(LessonStepCount.objects.order_by("pk").values_list()),
+        list(Ladder.objects.order_by("pk").values_list()),
+        list(LadderRung.objects.order_by("pk").values_list()),
+        list(LadderChallenge.objects.order_by("pk").values_list()),
+        list(LadderEvent.objects.order_by("pk").values_list()),
     )
 
 

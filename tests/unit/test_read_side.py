@@ -14,6 +14,8 @@ from tests.unit.purity import GAMES
 
 SELECTORS = GAMES / "selectors"
 PRESENTATION = GAMES / "presentation"
+# The competitions keep the same read side (the ladder: docs/competitions.md).
+COMPETITIONS = GAMES.parent / "competitions"
 
 
 def _type_checking(node: ast.If) -> bool:
@@ -28,7 +30,7 @@ def runtime_imports(package: Path) -> Iterator[tuple[str, int, str, bool]]:
     sources, function-level ones included; relative imports resolved against the package."""
     for path in sorted(package.rglob("*.py")):
         where = path.relative_to(package).as_posix()
-        parts = ["games", *path.relative_to(GAMES).with_suffix("").parts]
+        parts = list(path.relative_to(GAMES.parent).with_suffix("").parts)
         if parts[-1] == "__init__":
             parts.pop()
         tree = ast.parse(path.read_text(), filename=str(path))
@@ -67,6 +69,25 @@ def test_selectors_never_import_the_presentation():
 def test_the_presentation_reads_nothing():
     forbidden = ("django.db", "games.selectors", "games.services", "games.tasks", "games.queue")
     assert offenders(PRESENTATION, forbidden, hints_allowed=True) == []
+
+
+def test_the_competitions_selectors_never_import_their_presentation():
+    found = offenders(
+        COMPETITIONS / "selectors", ("competitions.presentation",), hints_allowed=False
+    )
+    assert found == []
+
+
+def test_the_competitions_presentation_reads_nothing():
+    forbidden = (
+        "django.db",
+        "games.selectors",
+        "games.services",
+        "competitions.selectors",
+        "competitions.services",
+        "competitions.models",
+    )
+    assert offenders(COMPETITIONS / "presentation", forbidden, hints_allowed=True) == []
 
 
 def test_the_scanner_sees_function_level_and_relative_imports(tmp_path):

@@ -1,0 +1,42 @@
+"""The competitions' app: at start-up, connects the ladder to what games and accounts tell it
+(a match finishing, an account closing or being deleted), and adds the ladder's notices to
+the notices page and the badge."""
+
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class CompetitionsConfig(AppConfig):
+    name = "competitions"
+    verbose_name = "Competitions"
+
+    def ready(self) -> None:
+        from accounts.selectors import notify
+        from accounts.signals import account_closing, account_leaving, export_sections
+        from competitions.presentation.ladder import ladder_notice_lines
+        from competitions.selectors.ladder import ladder_notices, ladder_notices_count
+        from competitions.services.ladder import (
+            account_closing_receiver,
+            account_leaving_receiver,
+            export_sections_receiver,
+            match_finished_receiver,
+        )
+        from games.signals import match_finished
+        from games.views.notice_sources import NoticeSource, notice_source_add
+
+        match_finished.connect(match_finished_receiver, dispatch_uid="competitions.ladder_result")
+        account_closing.connect(account_closing_receiver, dispatch_uid="competitions.ladder_close")
+        account_leaving.connect(account_leaving_receiver, dispatch_uid="competitions.ladder_leave")
+        export_sections.connect(export_sections_receiver, dispatch_uid="competitions.ladder_export")
+        # The notices page and the badge: a ladder result that moved the person.
+        notice_source_add(
+            NoticeSource(
+                kind=notify.NOTICE_LADDER,
+                heading="Ladder results that moved you",
+                count=ladder_notices_count,
+                items=lambda user_id: ladder_notice_lines(ladder_notices(user_id), user_id),
+                template="competitions/_notices_ladder.html",
+                empty="No ladder result has moved you.",
+            )
+        )

@@ -1,0 +1,222 @@
+"""The ladder's words (docs/competitions.md, "Ladder"): each place's line with its Challenge
+button or the reason there is none, the open challenges, the rules in a paragraph, the
+history of places. Pure: from ``competitions.selectors.ladder`` data to words, no query."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from competitions import ladder_rules
+
+if TYPE_CHECKING:
+    from competitions.selectors.ladder import (
+        ChallengeData,
+        EventData,
+        LadderData,
+        LadderNoticeItem,
+    )
+
+
+@dataclass(frozen=True)
+class RungLine:
+    place: int
+    username: str
+    mine: bool
+    can_challenge: bool
+    reason: str  # why there is no Challenge button ("" when there is one, or none is due)
+    challenges: str  # the open challenges this person is in, in words ("" if none)
+
+
+@dataclass(frozen=True)
+class Answerable:
+    """The games invitation the reader may answer from the ladder (its id, as
+    ``games/_invitation_answer.html`` takes a ``line``)."""
+
+    id: int
+
+
+@dataclass(frozen=True)
+class ChallengeLine:
+    id: int
+    text: str
+    match_id: int
+    withdraw: bool  # the reader made it and its match has not begun
+    answer: Answerable | None  # the reader is challenged and may answer it here
+    expires_at: datetime | None
+
+
+@dataclass(frozen=True)
+class EventLine:
+    text: str
+    at: datetime
+    match_id: int | None
+    mine: bool
+
+
+@dataclass(frozen=True)
+class LadderWords:
+    game: str
+    rungs: list[RungLine]
+    challenges: list[ChallengeLine]  # every open one on the ladder
+    yours: list[ChallengeLine]  # the reader's own, made or received
+    events: list[EventLine]
+    rules: str
+    viewer_place: int | None
+    standing: str  # the reader's place in a sentence
+
+
+def ladder_words(data: LadderData, *, answer_days: float, deadline_days: int) -> LadderWords:
+    """The page's words for its reader."""
+    involved: dict[int, list[str]] = {}
+    for c in data.challenges:
+        involved.setdefault(c.challenger_id, []).append(f"challenging {c.challenged_name}")
+        involved.setdefault(c.challenged_id, []).append(f"challenged by {c.challenger_name}")
+    rungs = [
+        _rung_line(data, r.place, r.user_id, r.username, "; ".join(involved.get(r.user_id, [])))
+        for r in data.rungs
+    ]
+    lines = [_challenge_line(data, c) for c in data.challenges]
+    yours = [
+        line
+        for line, c in zip(lines, data.challenges, strict=True)
+        if data.viewer_id in (c.challenger_id, c.challenged_id)
+    ]
+    return LadderWords(
+        game=data.game,
+        rungs=rungs,
+        challenges=lines,
+        yours=yours,
+        events=[event_line(e, data.viewer_id) for e in data.events],
+        rules=rules_text(
+            reach=data.reach,
+            most_open=data.most_open,
+            cooldown_days=data.cooldown_days,
+            answer_days=answer_days,
+            deadline_days=deadline_days,
+        ),
+        viewer_place=data.viewer_place,
+        standing=_standing(data),
+    )
+
+
+def rules_text(
+    *, reach: int, most_open: int, cooldown_days: float, answer_days: float, deadline_days: int
+) -> str:
+    return (
+        f"Challenge anyone up to {reach} places above you. Win and you take their place: they "
+        "and everyone between move down one. A draw or a loss moves no one. The challenged "
+        f"person moves first, and each turn has {_days(deadline_days)} (a bot plays a turn "
+        f"missed). At most {most_open} open challenges each, made and received together; the "
+        f"same person again after {_days(cooldown_days)}. A challenge not accepted within "
+        f"{_days(answer_days)} lapses, and nothing moves. Bots are never on a ladder."
+    )
+
+
+def event_line(event: EventData, viewer_id: int) -> EventLine:
+    """One change of places in a sentence."""
+    who, other = event.username, event.other_name
+    if event.kind == "joined":
+        text = f"{who} joined at place {event.to_place}."
+    elif event.kind == "left":
+        text = f"{who} left place {event.from_place}; everyone below moved up one."
+    elif event.kind == "climbed":
+        text = (
+            f"{who} beat {other} and climbed from place {event.from_place} to "
+            f"{event.to_place}; {other} and everyone between moved down one."
+        )
+    else:
+        text = f"{other} held their place against {who}'s challenge; no one moved."
+    # A ladder match is private: only its two people get its link.
+    mine = viewer_id in (event.user_id, event.other_id)
+    return EventLine(text=text, at=event.at, match_id=event.match_id if mine else None, mine=mine)
+
+
+def _rung_line(data: LadderData, place: int, user_id: int, name: str, busy: str) -> RungLine:
+    mine = user_id == data.viewer_id
+    reason, can = "", False
+    below = data.viewer_place is not None and place < data.viewer_place
+    if below and data.viewer_place - place <= data.reach:
+        refusal = ladder_rules.challenge_refusal(
+            ladder_rules.ChallengeFacts(
+                challenger_place=data.viewer_place,
+                target_place=place,
+                target_name=name,
+                challenger_open=data.open_counts.get(data.viewer_id, 0),
+                target_open=data.open_counts.get(user_id, 0),
+                open_between=any(
+                    {c.challenger_id, c.challenged_id} == {user_id, data.viewer_id}
+                    for c in data.challenges
+                ),
+                cooling=user_id in data.cooling_ids,
+                refused=user_id in data.refused_ids,
+            ),
+            reach=data.reach,
+            most_open=data.most_open,
+            cooldown_days=data.cooldown_days,
+        )
+        can, reason = refusal is None, refusal or ""
+    return RungLine(
+        place=place, username=name, mine=mine, can_challenge=can, reason=reason, challenges=busy
+    )
+
+
+def _challenge_line(data: LadderData, c: ChallengeData) -> ChallengeLine:
+    how = "playing" if c.begun else "waiting for an answer"
+    text = (
+        f"{c.challenger_name} (place {c.challenger_place} then) challenged {c.challenged_name} "
+        f"(place {c.challenged_place} then): {how}."
+    )
+    return ChallengeLine(
+        id=c.id,
+        text=text,
+        match_id=c.match_id,
+        withdraw=c.challenger_id == data.viewer_id and not c.begun,
+        answer=Answerable(c.invitation_id)
+        if c.invitation_id and c.challenged_id == data.viewer_id
+        else None,
+        expires_at=c.expires_at,
+    )
+
+
+def _standing(data: LadderData) -> str:
+    size = len(data.rungs)
+    if data.viewer_place is None:
+        return f"You are not on this ladder ({_people(size)}). Joining puts you at the bottom."
+    if data.viewer_place == 1:
+        return f"You are at the top, place 1 of {size}."
+    return f"You are at place {data.viewer_place} of {size}."
+
+
+def _people(n: int) -> str:
+    return "nobody on it yet" if n == 0 else ("1 person on it" if n == 1 else f"{n} people on it")
+
+
+def _days(days: float) -> str:
+    return "1 day" if days == 1 else f"{days:g} days"
+
+
+@dataclass(frozen=True)
+class NoticeLine:
+    game: str
+    text: str
+    at: datetime
+
+
+def ladder_notice_lines(items: list[LadderNoticeItem], user_id: int) -> list[NoticeLine]:
+    """The notices page's lines: each climb that moved the reader, said from their side."""
+    lines = []
+    for item in items:
+        e, ladder = item.event, f"the ladder of {item.title}"
+        if e.user_id == user_id:
+            text = f"You beat {e.other_name} and climbed to place {e.to_place} on {ladder}."
+        elif e.other_id == user_id:
+            text = (
+                f"{e.username} beat you and took your place {e.to_place} on {ladder}: "
+                "you moved down one."
+            )
+        else:
+            text = f"{e.username} climbed to place {e.to_place} on {ladder}: you moved down one."
+        lines.append(NoticeLine(game=item.game, text=text, at=e.at))
+    return lines
