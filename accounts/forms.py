@@ -8,11 +8,13 @@ from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import AbstractBaseUser, User
 from django.db import IntegrityError
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from timezone_field import TimeZoneFormField
 
 from accounts.errors import AccountRefused
 from accounts.models import ChallengeSetting, NotificationSettings, PlaySettings, TimeZoneSetting
 from accounts.selectors.email_confirmation import address_confirmed_elsewhere
+from accounts.selectors.language import offered_languages
 from accounts.selectors.names import name_choice_refusal, next_change_at
 from accounts.selectors.time_zone import (
     DEFAULT_ZONE,
@@ -87,6 +89,16 @@ class TimeZoneForm(forms.Form):
     """The account page's choice of zone."""
 
     zone = zone_field(help_text="Every date, deadline and mail shows in this zone.")
+
+
+class LanguageForm(forms.Form):
+    """The account page's choice of language, each named in itself."""
+
+    language = forms.ChoiceField(
+        label=_("Language"),
+        choices=offered_languages,
+        help_text=_("Pages, mails and pushes speak this language."),
+    )
 
 
 class RegisterForm(UserCreationForm):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import translation
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.views import PasswordResetView
@@ -15,6 +16,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from accounts import throttling
+from accounts.services.language import language_store
 from accounts.forms import RegisterForm
 from accounts.services.email_confirmation import email_link_send
 
@@ -38,6 +40,8 @@ def register(request: HttpRequest) -> HttpResponse:
     form = RegisterForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
+        # The language the page was read in becomes the account's: its mails speak it too.
+        language_store(user_id=user.pk, language=translation.get_language())
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         email = form.cleaned_data["email"]
         sent = email_link_send(user, email=email)

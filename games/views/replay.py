@@ -15,6 +15,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.views.decorators.http import require_GET
 from django_htmx.http import push_url
 
@@ -104,8 +105,10 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
     context = frame_context()
     context |= analysis_context(request, match, seats, analysis)
     report = context["analysis_report"]
-    # The move list is kept per analysis too: its marks appear once the analysis is done.
-    context["analysis_key"] = f"a{analysis.pk}" if report is not None else "-"
+    # The move list is kept per analysis too (its marks appear once the analysis is done) and
+    # per language (its words are the reader's: docs/translation.md).
+    analysed = f"a{analysis.pk}" if report is not None else "-"
+    context["analysis_key"] = f"{analysed}:{translation.get_language()}"
     # The table phrases this viewer may see through this perspective (none and no query for a
     # match without phrases): the seats' to a seat's eyes, to a spectator's where allowed.
     phrases = phrases_visible(
