@@ -6,7 +6,8 @@ class AccountsConfig(AppConfig):
     verbose_name = "Accounts"
 
     def ready(self) -> None:
-        # At sign-in the person's time zone and language go into the session, and a closed account reopens.
+        # At sign-in the person's time zone and language go into the session, and a closed
+        # account reopens.
         from django.contrib.auth.signals import user_logged_in
 
         from accounts.services.closure import reopen_on_sign_in

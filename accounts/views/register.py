@@ -5,20 +5,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils import translation
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.views import PasswordResetView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from accounts import throttling
-from accounts.services.language import language_store
-from accounts.forms import RegisterForm
+from accounts.forms import RecipientLanguagePasswordResetForm, RegisterForm
 from accounts.services.email_confirmation import email_link_send
+from accounts.services.language import language_store
 
 
 @never_cache  # a refused form may carry the passwords typed: no cache or history keeps it
@@ -81,8 +81,11 @@ class ThrottledPasswordResetView(PasswordResetView):
     """Django's password reset, limited per address and per e-mail address.
 
     Over a limit: the form page with the message and a 429, and no mail sent. The refusal is the
-    same whether or not the address belongs to an account, as Django's own answer is.
+    same whether or not the address belongs to an account, as Django's own answer is. The mail
+    speaks the account's language (``RecipientLanguagePasswordResetForm``).
     """
+
+    form_class = RecipientLanguagePasswordResetForm
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         refusal = throttling.password_reset_refusal(request)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime
 
+from django.utils.translation import gettext as _
+
 
 class Rejected(Exception):
     """A request the rules or the match's state refuse; nothing was changed."""
@@ -32,5 +34,5 @@ class OnHoliday(Rejected):
     played (docs/accounts.md, "Holidays"). ``until`` is when the holiday ends."""
 
     def __init__(self, until: datetime.datetime) -> None:
-        super().__init__("That player is on holiday: their deadline waits.", status=409)
+        super().__init__(_("That player is on holiday: their deadline waits."), status=409)
         self.until = until
