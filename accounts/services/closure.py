@@ -57,4 +57,6 @@ def reopen_on_sign_in(
 ) -> None:
     """``user_logged_in``: signing in to a closed account opens it again, and says so."""
     if account_reopen(user=user) and request is not None:
-        messages.success(request, "Welcome back: your account is open again.", fail_silently=True)
+        messages.success(
+            request, _("Welcome back: your account is open again."), fail_silently=True
+        )

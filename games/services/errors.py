@@ -11,6 +11,8 @@ class Rejected(Exception):
     """A request the rules or the match's state refuse; nothing was changed."""
 
     def __init__(self, message: str, status: int = 400) -> None:
+        # A lazy message (a module's constant) is worded now, in the language of the request.
+        message = str(message)
         super().__init__(message)
         self.message = message
         self.status = status
