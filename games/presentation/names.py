@@ -65,8 +65,9 @@ def opponent_name(username: str | None, bot_level: str | None) -> str:
 
 
 def possessive(name: str) -> str:
-    """ "ann’s" (in German "anns", in French "de ann"), to go before a noun."""
-    return _("%(name)s’s") % {"name": name}
+    """ "ann’s", before an English noun: the pages that use it (the replay's hand titles, the
+    analysis) are not translated yet, so it stays English with them (docs/translation.md)."""
+    return f"{name}\u2019s"  # i18n: data
 
 
 def ordinal(n: int) -> str:
