@@ -12,9 +12,9 @@ sends it (anonymous, a seat, an outsider, staff), with CSRF checks enforced or n
 Each example runs in a savepoint that is rolled back afterwards, so every example starts from
 the same world and a failure shrinks to one reproducible request. Before and after, the rows a
 request could change are read (matches with version and snapshot, seats, the move log, users,
-ratings, notices, notification settings, time zones, languages, admin log); the answer must be below 500,
-and when it is a refusal (a 4xx, or a redirect to a sign-in page) the rows must be exactly as
-before.
+ratings, notices, notification settings, time zones, languages, admin log); the answer must be
+below 500, and when it is a refusal (a 4xx, or a redirect to a sign-in page) the rows must be
+exactly as before.
 
 What the strategies leave out, because no real server could deliver it to Django: header values
 outside latin-1 (a WSGI server decodes header bytes as latin-1; text here is encoded as UTF-8
