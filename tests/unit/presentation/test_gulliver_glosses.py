@@ -32,9 +32,7 @@ def test_an_english_reader_gets_no_gloss_and_the_word_stays_english():
     ("language", "label"),
     [("de", "Loves, Verb (liebt)"), ("fr", "Loves, verbe (aime)")],
 )
-def test_the_card_names_its_word_in_english_and_its_gloss_in_the_readers_language(
-    language, label
-):
+def test_the_card_names_its_word_in_english_and_its_gloss_in_the_readers_language(language, label):
     with translation.override(language):
         face = gulliver.face("Loves")
     assert face["word"] == "Loves" and face["aria_label"] == label
