@@ -82,5 +82,5 @@ def account_delete_page(request: HttpRequest) -> HttpResponse:
     user = request.user
     logout(request)
     account_delete(user=user)
-    messages.info(request, "Your account is deleted. Thank you for playing.")
+    messages.info(request, _("Your account is deleted. Thank you for playing."))
     return redirect("home")

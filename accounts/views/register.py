@@ -12,6 +12,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
@@ -45,9 +47,13 @@ def register(request: HttpRequest) -> HttpResponse:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         email = form.cleaned_data["email"]
         sent = email_link_send(user, email=email)
-        messages.success(request, f"Welcome to Parlour, {user.username}.")
+        messages.success(request, _("Welcome to Parlour, %(name)s.") % {"name": user.username})
         if sent:
-            messages.info(request, f"We mailed a link to {email}: open it to confirm the address.")
+            messages.info(
+                request,
+                _("We mailed a link to %(email)s: open it to confirm the address.")
+                % {"email": email},
+            )
         else:
             messages.error(request, CONFIRM_NOT_SENT)
         return redirect(_next_page(request))
@@ -67,7 +73,7 @@ def _next_page(request: HttpRequest) -> str:
     return wanted if wanted and safe else "lobby"
 
 
-CONFIRM_NOT_SENT = (
+CONFIRM_NOT_SENT = gettext_lazy(
     "The confirmation mail could not be sent just now: send it again from your account page."
 )
 

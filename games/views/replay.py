@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_htmx.http import push_url
 
@@ -40,10 +41,10 @@ FRAME_PARTIAL = "games/replay.html#frame"
 def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
     match, seats = visible_match(request, pk)
     if match.status == Match.Status.CANCELLED:
-        messages.info(request, "There is nothing to replay: the match was cancelled.")
+        messages.info(request, _("There is nothing to replay: the match was cancelled."))
         return redirect("match_detail", pk=match.pk)
     if match.status == Match.Status.WAITING:
-        messages.info(request, "There is nothing to replay until the match begins.")
+        messages.info(request, _("There is nothing to replay until the match begins."))
         return redirect("match_detail", pk=match.pk)
     viewer = seat_of(seats, request.user)
     allowed = replay_perspectives(match=match, viewer=viewer)
