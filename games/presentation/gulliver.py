@@ -167,8 +167,8 @@ def table(view: dict[str, Any], names: list[str], log: Sequence[LogEntry]) -> di
     result["round"] = view.get("round")
     result["target"] = view.get("target")
     result["dealer_name"] = seat_name(names, view.get("dealer"))
-    scores = view.get("scores") or [{"plus": 0, "minus": 0, "standing": 0} for _ in names]
-    tricks = view.get("tricks") or [0 for _ in names]
+    scores = view.get("scores") or [{"plus": 0, "minus": 0, "standing": 0} for _seat in names]
+    tricks = view.get("tricks") or [0 for _seat in names]
     final_hands = view.get("hands")
     for player in result["players"]:
         i = player["index"]

@@ -232,3 +232,48 @@ def line(name):
         " drew from the pack.",
         "Draw from the pack",
     ]
+
+
+def _rebinds_gettext(function: ast.AST) -> bool:
+    """Whether ``function`` binds the name ``_`` itself (an argument such as ``**_``, an
+    assignment, a loop), outside its comprehensions' own scopes."""
+    arguments = function.args  # type: ignore[attr-defined]
+    names = [a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)]
+    names += [a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None]
+    if "_" in names:
+        return True
+    comprehensions = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+    inner = {
+        id(node)
+        for comp in ast.walk(function)
+        if isinstance(comp, comprehensions)
+        for node in ast.walk(comp)
+    }
+    return any(
+        isinstance(node, ast.Name)
+        and node.id == "_"
+        and isinstance(node.ctx, ast.Store)
+        and id(node) not in inner
+        for node in ast.walk(function)
+    )
+
+
+def test_no_function_hides_gettext_behind_a_variable_called_underscore():
+    """``**_`` or ``row, _ = ...`` in a function that words something with ``_()`` would call
+    the variable instead of gettext (a sign-in once failed so)."""
+    found = []
+    for path in sorted([*ROOT.glob("games/**/*.py"), *ROOT.glob("accounts/**/*.py")]):
+        source = path.read_text(encoding="utf-8")
+        if "import gettext as _" not in source:
+            continue
+        for node in ast.walk(ast.parse(source)):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            calls = [
+                c
+                for c in ast.walk(node)
+                if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == "_"
+            ]
+            if calls and _rebinds_gettext(node):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}")
+    assert found == []
