@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run serve test test-unit test-integration test-browser test-faults test-sqlite lint format migrate demo bench bench-bot-latency bench-web bench-load bench-live clean
+.PHONY: messages compilemessages run serve test test-unit test-integration test-browser test-faults test-sqlite lint format migrate demo bench bench-bot-latency bench-web bench-load bench-live clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -39,6 +39,17 @@ run: demo
 serve: migrate
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	PORT=$(PORT) PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/honcho -f Procfile start
+
+# Translations (docs/translation.md). `make messages` gathers every marked word into the German
+# and French catalogues (needs GNU gettext: apt-get install gettext); translate, then
+# `make compilemessages` builds the .mo files, which are committed: `make run` and CI need no
+# gettext (tests/unit/test_catalogues.py checks each .mo says what its .po says).
+LOCALES := de fr
+messages: $(STAMP)
+	$(PY) manage.py makemessages $(addprefix -l ,$(LOCALES)) --no-obsolete --no-location \
+		--ignore=.venv --ignore=var --ignore=node_modules --ignore=bench --ignore=tests
+compilemessages: $(STAMP)
+	$(PY) manage.py compilemessages $(addprefix -l ,$(LOCALES)) --ignore=.venv --ignore=var
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -9,6 +9,8 @@ class AccountRefused(Exception):
     status a view answers with."""
 
     def __init__(self, message: str, status: int = 409) -> None:
+        # A lazy message (a module's constant) is worded now, in the language of the request.
+        message = str(message)
         super().__init__(message)
         self.message = message
         self.status = status

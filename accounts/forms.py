@@ -4,15 +4,18 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 from django.contrib.auth.models import AbstractBaseUser, User
 from django.db import IntegrityError
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.formats import date_format
+from django.utils.translation import gettext_lazy as _
 from timezone_field import TimeZoneFormField
 
 from accounts.errors import AccountRefused
 from accounts.models import ChallengeSetting, NotificationSettings, PlaySettings, TimeZoneSetting
 from accounts.selectors.email_confirmation import address_confirmed_elsewhere
+from accounts.selectors.language import mail_language_of, offered_languages
 from accounts.selectors.names import name_choice_refusal, next_change_at
 from accounts.selectors.time_zone import (
     DEFAULT_ZONE,
@@ -27,7 +30,7 @@ from accounts.services.email_confirmation import (
 )
 from accounts.services.rename import STALE_PAGE, TAKEN, name_change
 
-ADDRESS_TAKEN = "Another account uses that address: choose another."
+ADDRESS_TAKEN = _("Another account uses that address: choose another.")
 
 
 class ZoneSelect(forms.Select):
@@ -46,7 +49,7 @@ class ZoneSelect(forms.Select):
         extra = [v for v in value if v and v not in offered and v in known_zone_names()]
         choices = self.choices
         if extra:
-            self.choices = [("Your zone", [(v, v) for v in extra]), *choices]
+            self.choices = [(_("Your zone"), [(v, v) for v in extra]), *choices]
         try:
             return super().optgroups(name, value, attrs)
         finally:
@@ -72,13 +75,13 @@ def zone_field(
     """The curated list of zones (``ZoneField``); anything not a zone is refused with a
     message."""
     return ZoneField(
-        label="Time zone",
+        label=_("Time zone"),
         initial=initial,
         required=required,
         help_text=help_text,
         error_messages={
-            "required": "Choose a time zone.",
-            "invalid_choice": "That is not a time zone we know: choose one from the list.",
+            "required": _("Choose a time zone."),
+            "invalid_choice": _("That is not a time zone we know: choose one from the list."),
         },
     )
 
@@ -86,7 +89,41 @@ def zone_field(
 class TimeZoneForm(forms.Form):
     """The account page's choice of zone."""
 
-    zone = zone_field(help_text="Every date, deadline and mail shows in this zone.")
+    zone = zone_field(help_text=_("Every date, deadline and mail shows in this zone."))
+
+
+class RecipientLanguagePasswordResetForm(PasswordResetForm):
+    """Django's password reset form, its mail worded in the account's language (the one the
+    person chose or registered in), not the language of whoever typed the address."""
+
+    def send_mail(
+        self,
+        subject_template_name: str,
+        email_template_name: str,
+        context: dict[str, Any],
+        from_email: str | None,
+        to_email: str,
+        html_email_template_name: str | None = None,
+    ) -> None:
+        with translation.override(mail_language_of(context["user"].pk)):
+            super().send_mail(
+                subject_template_name,
+                email_template_name,
+                context,
+                from_email,
+                to_email,
+                html_email_template_name,
+            )
+
+
+class LanguageForm(forms.Form):
+    """The account page's choice of language, each named in itself."""
+
+    language = forms.ChoiceField(
+        label=_("Language"),
+        choices=offered_languages,
+        help_text=_("Pages, mails and pushes speak this language."),
+    )
 
 
 class RegisterForm(UserCreationForm):
@@ -97,14 +134,16 @@ class RegisterForm(UserCreationForm):
 
     email = forms.EmailField(
         max_length=254,
-        help_text="We mail a link to confirm it; nothing else is sent until you do.",
+        help_text=_("We mail a link to confirm it; nothing else is sent until you do."),
     )
 
     time_zone = zone_field(
         initial=DEFAULT_ZONE,
         required=False,  # a post without it (no select sent) means UTC; a garbage name is refused
-        help_text="Dates and deadlines show in this zone. Your browser suggests one; you can "
-        "change it later on your account page.",
+        help_text=_(
+            "Dates and deadlines show in this zone. Your browser suggests one; you can "
+            "change it later on your account page."
+        ),
     )
 
     class Meta(UserCreationForm.Meta):
@@ -168,7 +207,7 @@ class EmailAddressForm(forms.Form):
     that no other account has confirmed. It is held as pending and its link mailed; the
     confirmed address, if any, keeps receiving until the new one is confirmed."""
 
-    email = forms.EmailField(label="E-mail address", max_length=254)
+    email = forms.EmailField(label=_("E-mail address"), max_length=254)
 
     def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -216,12 +255,12 @@ class RenameForm(forms.Form):
     page left open across a change (or a second click) is refused rather than applied again."""
 
     new_name = forms.CharField(
-        label="New name",
+        label=_("New name"),
         max_length=150,
-        help_text="Letters, digits and @/./+/-/_ only; once every 30 days.",
+        help_text=_("Letters, digits and @/./+/-/_ only; once every 30 days."),
     )
     password = forms.CharField(
-        label="Your password",
+        label=_("Your password"),
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
         strip=False,
     )
@@ -242,7 +281,7 @@ class RenameForm(forms.Form):
     def clean_new_name(self) -> str:
         name = self.cleaned_data["new_name"]
         if name == self.user.get_username():
-            raise forms.ValidationError("That is your name already.")
+            raise forms.ValidationError(_("That is your name already."))
         refusal = name_choice_refusal(name, user_id=self.user.pk)  # as registration
         if refusal is not None:
             raise forms.ValidationError(refusal)
@@ -251,21 +290,26 @@ class RenameForm(forms.Form):
     def clean_password(self) -> str:
         password = self.cleaned_data["password"]
         if not self.user.check_password(password):
-            raise forms.ValidationError("That is not your password.")
+            raise forms.ValidationError(_("That is not your password."))
         return password
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
         if cleaned.get("current") not in (None, self.user.get_username()):
             raise forms.ValidationError(
-                "Your name has changed since this page was shown: nothing was changed."
+                _("Your name has changed since this page was shown: nothing was changed.")
             )
         allowed = next_change_at(self.user.pk)
         if allowed is not None:
             raise forms.ValidationError(
-                f"You changed your name less than 30 days ago: the next change is allowed "
-                f"from {timezone.localtime(allowed):%d %B %Y, %H:%M} "
-                f"({timezone.get_current_timezone_name()})."
+                _(
+                    "You changed your name less than 30 days ago: the next change is allowed "
+                    "from %(when)s (%(zone)s)."
+                )
+                % {
+                    "when": date_format(timezone.localtime(allowed), "j F Y, H:i"),
+                    "zone": timezone.get_current_timezone_name(),
+                }
             )
         return cleaned
 
@@ -290,7 +334,7 @@ class PasswordConfirmForm(forms.Form):
     """The person's current password, to confirm an action on their account."""
 
     password = forms.CharField(
-        label="Your password",
+        label=_("Your password"),
         strip=False,
         max_length=4096,
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
@@ -303,20 +347,20 @@ class PasswordConfirmForm(forms.Form):
     def clean_password(self) -> str:
         password = self.cleaned_data["password"]
         if not self.user.check_password(password):
-            raise forms.ValidationError("That is not your password: nothing was changed.")
+            raise forms.ValidationError(_("That is not your password: nothing was changed."))
         return password
 
 
 class ChallengeSettingForm(forms.Form):
-    """The account page's "Who may challenge me" choice."""
+    """The account page's _("Who may challenge me") choice."""
 
     who = forms.ChoiceField(
-        label="Who may challenge me",
+        label=_("Who may challenge me"),
         choices=ChallengeSetting.Who.choices,
         widget=forms.RadioSelect,
         error_messages={
-            "required": "Choose who may challenge you.",
-            "invalid_choice": "Choose one of the offered answers.",
+            "required": _("Choose who may challenge you."),
+            "invalid_choice": _("Choose one of the offered answers."),
         },
     )
 
@@ -331,8 +375,8 @@ class PlaySettingsForm(forms.Form):
         choices=PlaySettings.Confirm.choices,
         widget=forms.RadioSelect,
         error_messages={
-            "required": "Choose when moves are confirmed.",
-            "invalid_choice": "Choose when moves are confirmed from the offered answers.",
+            "required": _("Choose when moves are confirmed."),
+            "invalid_choice": _("Choose when moves are confirmed from the offered answers."),
         },
     )
     next_table_at_once = forms.BooleanField(

@@ -1,6 +1,6 @@
 """The person's rows: what they want to be told (``NotificationSettings``, created on demand: no
 row means both kinds on), their push devices, time zone, holiday, pending e-mail address, name
-changes, closure, data exports, follows, blocks, who may challenge them and how the table
+changes, language, closure, data exports, follows, blocks, who may challenge them and how the table
 behaves for them (``PlaySettings``).
 
 What they have been told about each match (``MatchNotice``) is the games' (``games.models``).
@@ -103,6 +103,22 @@ class TimeZoneSetting(models.Model):
 
     def __str__(self) -> str:
         return f"time zone of user {self.user_id}: {self.zone}"
+
+
+class LanguageSetting(models.Model):
+    """The language a person reads the site and their mails in (one of ``settings.LANGUAGES``);
+    a missing row means the browser's (pages) or the site's default (mails). Chosen on the
+    account page; the session keeps a copy so a request need not read this row
+    (``accounts.selectors.language``)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="language_setting"
+    )
+    # No choices here: a language added to ``LANGUAGES`` needs no migration; the service vets it.
+    language = models.CharField("Language", max_length=8)
+
+    def __str__(self) -> str:
+        return f"language of user {self.user_id}: {self.language}"
 
 
 class Holiday(models.Model):

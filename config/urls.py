@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts.views.language import language_switch
 from games.live.stream import live_stream
 from games.push import app_shell
 from games.urls import account_urlpatterns, player_urlpatterns
@@ -13,6 +14,8 @@ urlpatterns = [
     path("players/", include(player_urlpatterns)),
     path("friends/", friends_page, name="friends"),
     path("live/", live_stream, name="live_stream"),
+    # The footer's language switch, for visitors and people alike (docs/translation.md).
+    path("language/", language_switch, name="set_language"),
     # The installable app: both at the root, the worker's scope being the path it is served at.
     path("manifest.webmanifest", app_shell.manifest, name="web_manifest"),
     path("sw.js", app_shell.service_worker, name="service_worker"),

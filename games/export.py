@@ -30,7 +30,7 @@ from games.models import (
     TablePhrase,
 )
 from games.phrases import phrase_words
-from games.presentation.names import seat_names
+from games.presentation.names import record_seat_names
 from games.selectors.facts import seat_facts
 from games.selectors.records import match_record
 
@@ -123,7 +123,7 @@ def _match_entry(mine: Seat) -> dict[str, Any]:
     """One match the person sat at, as the record their seat may have."""
     match = mine.match
     seats = list(Seat.objects.filter(match_id=match.pk).select_related("user").order_by("index"))
-    names = seat_names(match.num_players, seat_facts(seats))
+    names = record_seat_names(match.num_players, seat_facts(seats))
     viewer = next(s for s in seats if s.pk == mine.pk)
     record = match_record(match=match, seats=seats, names=names, viewer_seat=viewer)
     return {"match": match.pk, "seat": mine.index, "status": match.status, "record": record}

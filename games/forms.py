@@ -7,6 +7,8 @@ from typing import Any
 
 from django import forms
 from django.core.validators import MaxValueValidator
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.engines import Engine, get_engine, registered
 from games.engines.base import Option
@@ -41,12 +43,12 @@ def option_field(option: Option, engine: Engine) -> forms.Field:
 def deadline_field() -> forms.TypedChoiceField:
     """The turn deadline, as the new-match form and Play now both ask it."""
     return forms.TypedChoiceField(
-        label="Turn deadline",
-        choices=[("", "None"), *DEADLINE_CHOICES],
+        label=_("Turn deadline"),
+        choices=[("", _("None")), *DEADLINE_CHOICES],
         coerce=int,
         empty_value=None,
         required=False,
-        help_text="When a person's time runs out, the greedy bot plays that turn for them.",
+        help_text=_("When a person's time runs out, the greedy bot plays that turn for them."),
     )
 
 
@@ -62,36 +64,52 @@ def games_offered(form: forms.Form) -> tuple[Engine, ...]:
 
 class MatchNewForm(forms.Form):
     game = forms.ChoiceField(widget=forms.RadioSelect)
-    num_players = forms.IntegerField(label="Seats", min_value=2, initial=2)
+    num_players = forms.IntegerField(label=gettext_lazy("Seats"), min_value=2, initial=2)
     deadline_days = deadline_field()
     hints = forms.BooleanField(
-        label="Hints on for me",
+        label=gettext_lazy("Hints on for me"),
         required=False,
-        help_text="Your table marks the moves you may make and says why a card cannot be "
-        "played; only you see them, and you may turn them off at the table.",
+        help_text=gettext_lazy(
+            "Your table marks the moves you may make and says why a card cannot be "
+            "played; only you see them, and you may turn them off at the table."
+        ),
     )
     refuse_holidays = forms.BooleanField(
-        label="Refuse holidays",
+        label=gettext_lazy("Refuse holidays"),
         required=False,
-        help_text="The turn deadline runs even for a player on holiday (by default a holiday "
-        "holds it until they are back).",
+        help_text=gettext_lazy(
+            "The turn deadline runs even for a player on holiday (by default a holiday "
+            "holds it until they are back)."
+        ),
     )
 
     visibility = forms.ChoiceField(
-        label="Who may watch",
+        label=gettext_lazy("Who may watch"),
         choices=[
-            (PUBLIC, "Public: listed in the lobby; anyone signed in may take a free seat or watch"),
-            (PRIVATE, "Private: only people with the invite link may sit; no one else sees it"),
+            (
+                PUBLIC,
+                gettext_lazy(
+                    "Public: listed in the lobby; anyone signed in may take a free seat or watch"
+                ),
+            ),
+            (
+                PRIVATE,
+                gettext_lazy(
+                    "Private: only people with the invite link may sit; no one else sees it"
+                ),
+            ),
         ],
         widget=forms.RadioSelect,
         initial=PUBLIC,
         required=False,
     )
     phrases_watchers = forms.BooleanField(
-        label="Watchers see the table phrases",
+        label=gettext_lazy("Watchers see the table phrases"),
         required=False,
-        help_text="In a public match, people watching also see the preset phrases the players "
-        "say (the players always do).",
+        help_text=gettext_lazy(
+            "In a public match, people watching also see the preset phrases the players "
+            "say (the players always do)."
+        ),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -115,17 +133,17 @@ class MatchNewForm(forms.Form):
         # Seat 1 is yours, or a bot's while you watch; every other seat waits for a person
         # unless a bot takes it. Seats beyond the chosen count are ignored.
         self.fields["seat_0"] = forms.ChoiceField(
-            label="Seat 1",
-            choices=[(ME, "Me"), *BOT_CHOICES],
+            label=_("Seat 1"),
+            choices=[(ME, _("Me")), *BOT_CHOICES],
             initial=ME,
             required=False,
         )
         for index in range(1, self.max_seats):
             self.fields[f"seat_{index}"] = forms.ChoiceField(
-                label=f"Seat {index + 1}",
+                label=_("Seat %(seat)d") % {"seat": index + 1},
                 choices=[
-                    (PERSON, "A person (invite or lobby)"),
-                    (CHALLENGE, "A person I challenge by name"),
+                    (PERSON, _("A person (invite or lobby)")),
+                    (CHALLENGE, _("A person I challenge by name")),
                     *BOT_CHOICES,
                 ],
                 initial=PERSON,
@@ -133,7 +151,7 @@ class MatchNewForm(forms.Form):
             )
             # The name of the person challenged to that seat (docs/invitations.md).
             self.fields[f"challenge_{index}"] = forms.CharField(
-                label=f"Seat {index + 1}: challenge",
+                label=_("Seat %(seat)d: challenge") % {"seat": index + 1},
                 max_length=150,
                 required=False,
                 widget=forms.TextInput(
@@ -175,13 +193,18 @@ class MatchNewForm(forms.Form):
             if not engine.min_players <= seats <= engine.max_players:
                 self.add_error(
                     "num_players",
-                    f"{engine.title} is for {engine.min_players} to {engine.max_players} players.",
+                    _("%(game)s is for %(least)d to %(most)d players.")
+                    % {
+                        "game": engine.title,
+                        "least": engine.min_players,
+                        "most": engine.max_players,
+                    },
                 )
             else:
                 for index, name in self.challenged_names().items():
                     if not name:
                         self.add_error(
-                            f"challenge_{index}", "Type the name of the person you challenge."
+                            f"challenge_{index}", _("Type the name of the person you challenge.")
                         )
         return data
 
@@ -221,22 +244,27 @@ class QuickMatchForm(forms.Form):
     rated or not, and when a bot fills the seats still open (never, by default)."""
 
     game = forms.ChoiceField(widget=forms.RadioSelect)
-    seats = forms.ChoiceField(label="Seats", initial=ANY_SEATS)
+    seats = forms.ChoiceField(label=gettext_lazy("Seats"), initial=ANY_SEATS)
     deadline_days = deadline_field()
     rated = forms.ChoiceField(
-        label="Rated",
-        choices=[(RATED, "Rated: the result moves your rating"), (UNRATED, "Not rated")],
+        label=gettext_lazy("Rated"),
+        choices=[
+            (RATED, gettext_lazy("Rated: the result moves your rating")),
+            (UNRATED, gettext_lazy("Not rated")),
+        ],
         widget=forms.RadioSelect,
         initial=RATED,
     )
     bot_fill_hours = forms.TypedChoiceField(
-        label="Fill empty seats with a bot after",
-        choices=[("", "Never: wait for people"), *BOT_FILL_CHOICES],
+        label=gettext_lazy("Fill empty seats with a bot after"),
+        choices=[("", gettext_lazy("Never: wait for people")), *BOT_FILL_CHOICES],
         coerce=int,
         empty_value=None,
         required=False,
-        help_text="If the table Play now opens for you still has free seats then, the greedy "
-        "bot takes them and the match begins.",
+        help_text=gettext_lazy(
+            "If the table Play now opens for you still has free seats then, the greedy "
+            "bot takes them and the match begins."
+        ),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -245,7 +273,7 @@ class QuickMatchForm(forms.Form):
         most = max(e.max_players for e in self.engines)
         least = min(e.min_players for e in self.engines)
         self.fields["seats"].choices = [
-            (ANY_SEATS, "Any"),
+            (ANY_SEATS, _("Any")),
             *((str(n), str(n)) for n in range(least, most + 1)),
         ]
 
@@ -270,11 +298,11 @@ class MoveForm(forms.Form):
         try:
             move = json.loads(self.cleaned_data["move"])
         except (ValueError, RecursionError) as exc:  # a deep enough nesting exhausts the stack
-            raise forms.ValidationError("That move is not readable.") from exc
+            raise forms.ValidationError(_("That move is not readable.")) from exc
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
-            raise forms.ValidationError("That move is not readable.")
+            raise forms.ValidationError(_("That move is not readable."))
         if _nesting(move) > MOVE_NESTING:
-            raise forms.ValidationError("That move is not readable.")
+            raise forms.ValidationError(_("That move is not readable."))
         return move
 
 
@@ -309,10 +337,10 @@ class HolidayForm(forms.Form):
     """The last day of a holiday (docs/accounts.md, "Holidays"): ``games.views.holidays``."""
 
     until = forms.DateField(
-        label="Away until the end of",
+        label=gettext_lazy("Away until the end of"),
         widget=forms.DateInput(attrs={"type": "date"}),
         error_messages={
-            "required": "Choose the last day of your holiday.",
-            "invalid": "Enter the last day of your holiday as a date (2026-12-24).",
+            "required": gettext_lazy("Choose the last day of your holiday."),
+            "invalid": gettext_lazy("Enter the last day of your holiday as a date (2026-12-24)."),
         },
     )

@@ -13,6 +13,7 @@ from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import AccountClosure
 from accounts.signals import account_closing
@@ -56,8 +57,10 @@ def account_reopen(*, user: AbstractBaseUser) -> bool:
 
 
 def reopen_on_sign_in(
-    sender: object, request: HttpRequest | None, user: AbstractBaseUser, **_: object
+    sender: object, request: HttpRequest | None, user: AbstractBaseUser, **kwargs: object
 ) -> None:
     """``user_logged_in``: signing in to a closed account opens it again, and says so."""
     if account_reopen(user=user) and request is not None:
-        messages.success(request, "Welcome back: your account is open again.", fail_silently=True)
+        messages.success(
+            request, _("Welcome back: your account is open again."), fail_silently=True
+        )

@@ -22,6 +22,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.errors import AccountRefused
 from accounts.models import (
@@ -63,8 +64,11 @@ def data_export_request(*, user: AbstractBaseUser) -> DataExport:
         wait_until = next_export_at(latest_export(user_id=user.pk))
         if wait_until is not None:
             raise AccountRefused(
-                "You asked for your data less than a day ago: you may ask again after "
-                f"{wait_until:%Y-%m-%d %H:%M} UTC.",
+                _(
+                    "You asked for your data less than a day ago: you may ask again after "
+                    "%(when)s UTC."
+                )
+                % {"when": f"{wait_until:%Y-%m-%d %H:%M}"},
                 status=429,
             )
         export = DataExport.objects.create(user_id=user.pk)
@@ -194,7 +198,7 @@ def data_export_write(*, export_id: int) -> DataExport | None:
         "push_devices": _push_devices(user.pk),
         "relations": _relations(user.pk),
     }
-    for _, sections in export_sections.send(sender=None, user_id=user.pk, progress=progress):
+    for _by, sections in export_sections.send(sender=None, user_id=user.pk, progress=progress):
         _sections_add(body, sections)
     body["prepared_at"] = _iso(timezone.now())
     name = export_file_name()

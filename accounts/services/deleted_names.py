@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import re
 
+from django.utils.translation import gettext_lazy
+
 DELETED_PREFIX = "deleted player"
 _LOOKALIKE = re.compile(r"^\s*deleted[\s._@+-]*player", re.IGNORECASE)
-REFUSAL = "Names beginning with \u201cdeleted player\u201d are kept for deleted accounts."
+REFUSAL = gettext_lazy("Names beginning with “deleted player” are kept for deleted accounts.")
 
 
 def deleted_name(user_id: int) -> str:
@@ -23,4 +25,4 @@ def deleted_name(user_id: int) -> str:
 
 def name_refusal(name: str) -> str | None:
     """Why ``name`` may not be chosen by a living account (``None``: it may)."""
-    return REFUSAL if _LOOKALIKE.match(name or "") else None
+    return str(REFUSAL) if _LOOKALIKE.match(name or "") else None

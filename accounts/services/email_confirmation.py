@@ -13,7 +13,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from accounts.models import PendingEmail
 from accounts.selectors.email_confirmation import (
@@ -23,6 +24,7 @@ from accounts.selectors.email_confirmation import (
     address_confirmed_elsewhere,
     confirm_url,
 )
+from accounts.selectors.language import mail_language_of
 
 logger = logging.getLogger(__name__)
 
@@ -37,12 +39,11 @@ def email_link_send(user: AbstractBaseUser, *, email: str) -> bool:
         "days": settings.PARLOUR_EMAIL_CONFIRM_DAYS,
     }
     try:
-        send_mail(
-            subject="Confirm your e-mail address for Parlour",
-            message=render_to_string("accounts/mail/confirm_email.txt", context),
-            from_email=None,
-            recipient_list=[email],
-        )
+        # In the person's language (the one they registered in, or chose), whoever asks.
+        with translation.override(mail_language_of(user.pk)):
+            subject = _("Confirm your e-mail address for Parlour")
+            message = render_to_string("accounts/mail/confirm_email.txt", context)
+        send_mail(subject=subject, message=message, from_email=None, recipient_list=[email])
     except Exception:
         logger.exception("The confirmation mail for user %s could not be sent", user.pk)
         return False

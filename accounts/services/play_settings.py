@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from accounts.errors import AccountRefused
 from accounts.models import PlaySettings
 
@@ -17,7 +19,7 @@ def play_settings_save(
     """Store the person's play settings (one row, made on the first save). A value that is not
     one of the choices is refused and changes nothing."""
     if confirm_moves not in PlaySettings.Confirm.values:
-        raise AccountRefused("Choose when moves are confirmed from the offered answers.", 400)
+        raise AccountRefused(_("Choose when moves are confirmed from the offered answers."), 400)
     PlaySettings.objects.update_or_create(
         user_id=user_id,
         defaults={

@@ -25,6 +25,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.errors import AccountRefused
 from accounts.models import PushSubscription
@@ -44,11 +45,13 @@ class Subscription:
 
 def _b64url_bytes(value: Any, name: str) -> bytes:
     if not isinstance(value, str) or not B64URL.fullmatch(value):
-        raise AccountRefused(f"The key {name} is not base64url text.", status=400)
+        raise AccountRefused(_("The key %(name)s is not base64url text.") % {"name": name}, 400)
     try:
         return base64.urlsafe_b64decode(value.rstrip("=") + "=" * (-len(value.rstrip("=")) % 4))
     except (binascii.Error, ValueError):
-        raise AccountRefused(f"The key {name} is not base64url text.", status=400) from None
+        raise AccountRefused(
+            _("The key %(name)s is not base64url text.") % {"name": name}, status=400
+        ) from None
 
 
 def _loopback(host: str) -> bool:
@@ -62,28 +65,28 @@ def _loopback(host: str) -> bool:
 
 def _endpoint_checked(endpoint: Any) -> str:
     if not isinstance(endpoint, str) or not endpoint:
-        raise AccountRefused("The subscription has no endpoint.", status=400)
+        raise AccountRefused(_("The subscription has no endpoint."), status=400)
     if len(endpoint) > ENDPOINT_MAX or any(ord(c) <= 32 or ord(c) >= 127 for c in endpoint):
-        raise AccountRefused("The endpoint is not an address the site can use.", status=400)
+        raise AccountRefused(_("The endpoint is not an address the site can use."), status=400)
     try:
         parts = urlsplit(endpoint)
         host = parts.hostname or ""
         parts.port  # noqa: B018 - raises ValueError on a port out of range
     except ValueError:
         raise AccountRefused(
-            "The endpoint is not an address the site can use.", status=400
+            _("The endpoint is not an address the site can use."), status=400
         ) from None
     if parts.username is not None or parts.password is not None or not host:
-        raise AccountRefused("The endpoint is not an address the site can use.", status=400)
+        raise AccountRefused(_("The endpoint is not an address the site can use."), status=400)
     if parts.scheme == "http" and settings.PARLOUR_PUSH_LOOPBACK and _loopback(host):
         return endpoint
     if parts.scheme != "https":
-        raise AccountRefused("The endpoint must be an https address.", status=400)
+        raise AccountRefused(_("The endpoint must be an https address."), status=400)
     host = host.lower().rstrip(".")
     known = settings.PARLOUR_PUSH_HOSTS
     if not any(host == service or host.endswith("." + service) for service in known):
         raise AccountRefused(
-            "This browser's push service is not one Parlour sends to: try another browser.",
+            _("This browser's push service is not one Parlour sends to: try another browser."),
             status=400,
         )
     return endpoint
@@ -93,26 +96,26 @@ def subscription_read(body: bytes) -> Subscription:
     """The subscription in a request's JSON ``body``, every part checked; refused with its
     reason (``AccountRefused``, status 400) when any part is missing, malformed or not allowed."""
     if len(body) > BODY_MAX:
-        raise AccountRefused("The subscription is too long.", status=400)
+        raise AccountRefused(_("The subscription is too long."), status=400)
     try:
         data = json.loads(body)
     except (ValueError, UnicodeDecodeError, RecursionError):
-        raise AccountRefused("The subscription is not readable JSON.", status=400) from None
+        raise AccountRefused(_("The subscription is not readable JSON."), status=400) from None
     if not isinstance(data, dict) or not isinstance(data.get("keys"), dict):
-        raise AccountRefused("The subscription has no keys.", status=400)
+        raise AccountRefused(_("The subscription has no keys."), status=400)
     endpoint = _endpoint_checked(data.get("endpoint"))
     keys = data["keys"]
     point = _b64url_bytes(keys.get("p256dh"), "p256dh")
     if len(point) != 65 or point[0] != 4:
-        raise AccountRefused("The key p256dh is not an uncompressed P-256 point.", status=400)
+        raise AccountRefused(_("The key p256dh is not an uncompressed P-256 point."), status=400)
     try:
         ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
     except ValueError:
         raise AccountRefused(
-            "The key p256dh is not a point of the P-256 curve.", status=400
+            _("The key p256dh is not a point of the P-256 curve."), status=400
         ) from None
     if len(_b64url_bytes(keys.get("auth"), "auth")) != 16:
-        raise AccountRefused("The key auth is not 16 bytes.", status=400)
+        raise AccountRefused(_("The key auth is not 16 bytes."), status=400)
     return Subscription(
         endpoint=endpoint, p256dh=keys["p256dh"].rstrip("="), auth=keys["auth"].rstrip("=")
     )

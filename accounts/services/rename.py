@@ -16,13 +16,15 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.errors import AccountRefused
 from accounts.models import NameChange
 from accounts.selectors.names import TAKEN, name_unavailable, next_change_at
 
 __all__ = ["STALE_PAGE", "TAKEN", "name_change"]
-STALE_PAGE = "This page is out of date: reload it and try again. Nothing was changed."
+STALE_PAGE = gettext_lazy("This page is out of date: reload it and try again. Nothing was changed.")
 
 
 def name_change(user: AbstractBaseUser, *, name: str, current: str) -> None:
@@ -35,9 +37,9 @@ def name_change(user: AbstractBaseUser, *, name: str, current: str) -> None:
     with transaction.atomic():
         person = User.objects.select_for_update().get(pk=user.pk)
         if person.get_username() != current:
-            raise AccountRefused("Your name has changed meanwhile: nothing was changed.")
+            raise AccountRefused(_("Your name has changed meanwhile: nothing was changed."))
         if next_change_at(person.pk) is not None:
-            raise AccountRefused("Your name has changed meanwhile: nothing was changed.")
+            raise AccountRefused(_("Your name has changed meanwhile: nothing was changed."))
         if name_unavailable(name, user_id=person.pk):
             raise AccountRefused(TAKEN)
         NameChange.objects.create(

@@ -23,7 +23,7 @@ from accounts.models import NotificationSettings
 from accounts.selectors import notify
 from accounts.selectors.email_confirmation import pending_address
 from accounts.selectors.names import next_change_at
-from accounts.views import people, play_settings, time_zone
+from accounts.views import language, people, play_settings, time_zone
 from accounts.views.closing import closing_context
 from accounts.views.data_export import data_context
 
@@ -63,6 +63,7 @@ SECTIONS: list[Section] = [
     Section(IDENTITY, identity_context, 10),
     Section("accounts/account/_notifications.html", notifications_context, 20),
     Section("accounts/account/_time_zone.html", time_zone.time_zone_context, 30),
+    Section(language.LANGUAGE_SECTION, language.language_context, 32),
     Section(play_settings.PLAY_SECTION, play_settings.play_settings_context, 35),
     Section(people.CHALLENGES_SECTION, people.challenge_setting_context, 50),
     Section(people.BLOCKED_SECTION, people.blocked_context, 60),

@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
@@ -76,11 +77,11 @@ def account_close_page(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def account_delete_page(request: HttpRequest) -> HttpResponse:
     """``/accounts/delete/``: what deleting does; the password deletes the account at once."""
-    _, refusal = _confirm(request, "accounts/delete.html")
+    _form, refusal = _confirm(request, "accounts/delete.html")
     if refusal is not None:
         return refusal
     user = request.user
     logout(request)
     account_delete(user=user)
-    messages.info(request, "Your account is deleted. Thank you for playing.")
+    messages.info(request, _("Your account is deleted. Thank you for playing."))
     return redirect("home")

@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.errors import AccountRefused
@@ -66,7 +67,7 @@ def data_export(request: HttpRequest) -> HttpResponse:
         return render(request, "accounts/data_export.html", context, status=exc.status)
     if request.htmx:
         return _section(request)
-    messages.success(request, "Your data is being prepared: this page shows when it is ready.")
+    messages.success(request, _("Your data is being prepared: this page shows when it is ready."))
     return redirect("account")
 
 

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import throttling
@@ -56,13 +57,15 @@ def email_resend(request: HttpRequest) -> HttpResponse:
     ``PARLOUR_EMAIL_CONFIRM_RATE`` per account (over it: the account page, the message, 429)."""
     pending = pending_address(request.user.pk)
     if pending is None:
-        messages.info(request, "There is no address waiting for confirmation.")
+        messages.info(request, _("There is no address waiting for confirmation."))
         return redirect("account")
     refusal = throttling.confirmation_refusal(request)
     if refusal is not None:
         return account_page.page(request, status=429, notice=refusal)
     if email_link_send(request.user, email=pending.email):
-        messages.success(request, f"We sent the link again to {pending.email}.")
+        messages.success(
+            request, _("We sent the link again to %(email)s.") % {"email": pending.email}
+        )
     else:
-        messages.error(request, "The mail could not be sent just now: try again later.")
+        messages.error(request, _("The mail could not be sent just now: try again later."))
     return redirect("account")

@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
@@ -53,7 +54,7 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
         return _email_posted(request, email_form, context)
     if form.is_valid():
         form.save()
-        messages.success(request, "Your notification settings are saved.")
+        messages.success(request, _("Your notification settings are saved."))
         return redirect("notification_settings")
     return render(request, "accounts/notifications.html", context, status=400)
 

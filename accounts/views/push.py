@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.errors import AccountRefused
@@ -46,5 +47,5 @@ def push_device_remove(request: HttpRequest, pk: int) -> HttpResponse:
     devices; anyone else's device (or none) is a 404."""
     if not device_remove(user_id=request.user.pk, device_id=pk):
         raise Http404("No such device of yours.")
-    messages.success(request, "That device gets no more notifications from Parlour.")
+    messages.success(request, _("That device gets no more notifications from Parlour."))
     return redirect("notification_settings")

@@ -10,13 +10,17 @@ from django.contrib.auth import login
 from django.contrib.auth.views import PasswordResetView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from accounts import throttling
-from accounts.forms import RegisterForm
+from accounts.forms import RecipientLanguagePasswordResetForm, RegisterForm
 from accounts.services.email_confirmation import email_link_send
+from accounts.services.language import language_store
 
 
 @never_cache  # a refused form may carry the passwords typed: no cache or history keeps it
@@ -38,12 +42,18 @@ def register(request: HttpRequest) -> HttpResponse:
     form = RegisterForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
+        # The language the page was read in becomes the account's: its mails speak it too.
+        language_store(user_id=user.pk, language=translation.get_language())
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         email = form.cleaned_data["email"]
         sent = email_link_send(user, email=email)
-        messages.success(request, f"Welcome to Parlour, {user.username}.")
+        messages.success(request, _("Welcome to Parlour, %(name)s.") % {"name": user.username})
         if sent:
-            messages.info(request, f"We mailed a link to {email}: open it to confirm the address.")
+            messages.info(
+                request,
+                _("We mailed a link to %(email)s: open it to confirm the address.")
+                % {"email": email},
+            )
         else:
             messages.error(request, CONFIRM_NOT_SENT)
         return redirect(_next_page(request))
@@ -63,7 +73,7 @@ def _next_page(request: HttpRequest) -> str:
     return wanted if wanted and safe else "lobby"
 
 
-CONFIRM_NOT_SENT = (
+CONFIRM_NOT_SENT = gettext_lazy(
     "The confirmation mail could not be sent just now: send it again from your account page."
 )
 
@@ -77,8 +87,11 @@ class ThrottledPasswordResetView(PasswordResetView):
     """Django's password reset, limited per address and per e-mail address.
 
     Over a limit: the form page with the message and a 429, and no mail sent. The refusal is the
-    same whether or not the address belongs to an account, as Django's own answer is.
+    same whether or not the address belongs to an account, as Django's own answer is. The mail
+    speaks the account's language (``RecipientLanguagePasswordResetForm``).
     """
+
+    form_class = RecipientLanguagePasswordResetForm
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         refusal = throttling.password_reset_refusal(request)

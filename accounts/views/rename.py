@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.forms import RenameForm
@@ -21,7 +22,9 @@ def rename(request: HttpRequest) -> HttpResponse:
     the form's errors, a 400, nothing changed."""
     form = RenameForm(request.POST, user=request.user)
     if form.is_valid() and form.save():
-        messages.success(request, f"Your name is now {request.user.get_username()}.")
+        messages.success(
+            request, _("Your name is now %(name)s.") % {"name": request.user.get_username()}
+        )
         return redirect("account")
     return account_page.page(
         request, status=400, overrides={account_page.IDENTITY: {"rename_form": form}}

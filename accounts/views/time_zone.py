@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts.forms import TimeZoneForm
@@ -28,7 +29,7 @@ def time_zone_change(request: HttpRequest) -> HttpResponse:
             zone = form.cleaned_data["zone"]
             zone_store(user=request.user, zone=zone)
             remember_in_session(request, zone)
-            messages.success(request, f"Times now show in {zone.key}.")
+            messages.success(request, _("Times now show in %(zone)s.") % {"zone": zone.key})
             return redirect(reverse("account") + "#account-time-zone")
         return render(request, "accounts/time_zone.html", {"form": form}, status=400)
     form = TimeZoneForm(initial={"zone": zone_of(request.user.pk).key})

@@ -72,6 +72,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The reader's language: the session's copy of the person's choice, else the switch's
+    # cookie or Accept-Language; no query of its own (accounts/language_middleware.py).
+    "accounts.language_middleware.ReaderLanguageMiddleware",
     # An empty _to_field is a 400 before the admin turns it into a 500 (core/admin_to_field.py).
     "core.admin_to_field.AdminEmptyToFieldRejectedMiddleware",
     # The reader's time zone, from the session: no query of its own
@@ -99,6 +102,7 @@ TEMPLATES = [
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
+                "django.template.context_processors.i18n",
                 "django.contrib.messages.context_processors.messages",
                 "games.context_processors.notice_badge",
                 "games.context_processors.parlour_games",
@@ -121,7 +125,13 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "home"
 
+# The site's languages (docs/translation.md): British English (the words as written, and the
+# dates as Britain writes them), German and French. A signed-in person's choice, kept on the
+# account and copied into the session, wins; a visitor's comes from the language switch's cookie
+# or the browser's Accept-Language (accounts/language_middleware.py). URLs carry no language.
 LANGUAGE_CODE = "en-gb"
+LANGUAGES = [("en-gb", "English"), ("de", "Deutsch"), ("fr", "Français")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

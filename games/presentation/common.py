@@ -12,6 +12,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
 from games.logs import EVENT_LOG_LENGTH
 
 if TYPE_CHECKING:
@@ -111,17 +114,29 @@ class GameBuilder:
 def seat_name(names: list[str], seat: Any) -> str:
     if isinstance(seat, int) and 0 <= seat < len(names):
         return names[seat]
-    return "Someone"
+    return _("Someone")
 
 
 def and_join(items: list[str]) -> str:
+    """ "ann, bea and cal", in the reader's language."""
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return _("%(some)s and %(last)s") % {"some": ", ".join(items[:-1]), "last": items[-1]}
 
 
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+def turns_text(count: int) -> str:
+    """ "1 turn", "2 turns"."""
+    return ngettext("%(count)d turn", "%(count)d turns", count) % {"count": count}
+
+
+def more_turns_text(count: int) -> str:
+    """ "1 more turn", "2 more turns"."""
+    return ngettext("%(count)d more turn", "%(count)d more turns", count) % {"count": count}
+
+
+def cards_text(count: int) -> str:
+    """ "1 card", "2 cards"."""
+    return ngettext("%(count)d card", "%(count)d cards", count) % {"count": count}
 
 
 def badge(text: str, css: str = "badge") -> dict[str, str]:
@@ -142,9 +157,9 @@ def players(view: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
             {
                 "index": index,
                 "name": name,
-                "label": f"{name} (you)" if is_me else name,
+                "label": _("%(name)s (you)") % {"name": name} if is_me else name,
                 "css": " ".join(c for c, on in (("me", is_me), ("awaited", awaited)) if on),
-                "badges": [badge("to move", "badge turn")] if awaited else [],
+                "badges": [badge(_("to move"), css="badge turn")] if awaited else [],
                 "is_me": is_me,
                 "awaited": awaited,
                 "hand_count": hand_counts[index],
@@ -158,8 +173,11 @@ def hand_words(name: str, count: int, is_me: bool) -> str:
     """A seat's hand as a screen reader hears it: its count, and for another seat's hand that
     its cards are face down (the only thing the page may say of them)."""
     if is_me:
-        return f"Your hand: {plural(count, 'card')}"
-    return f"{name}\u2019s hand: {plural(count, 'card')}, face down"
+        return _("Your hand: %(cards)s") % {"cards": cards_text(count)}
+    return _("%(name)s’s hand: %(cards)s, face down") % {
+        "name": name,
+        "cards": cards_text(count),
+    }
 
 
 def table_common(view: dict[str, Any], names: list[str]) -> dict[str, Any]:
@@ -182,21 +200,22 @@ def table_common(view: dict[str, Any], names: list[str]) -> dict[str, Any]:
 
 def outcome_text(outcome: dict[str, Any] | None, names: list[str]) -> str:
     if not outcome:
-        return "The match is over."
+        return _("The match is over.")
     winners = [names[i] for i in outcome.get("winners") or []]
     if outcome.get("draw") and winners:
-        return f"A shared win: {and_join(winners)}."
+        return _("A shared win: %(names)s.") % {"names": and_join(winners)}
     if outcome.get("draw") or not winners:
-        return "The match ended in a draw."
-    return f"{and_join(winners)} won."
+        return _("The match ended in a draw.")
+    return _("%(names)s won.") % {"names": and_join(winners)}
 
 
 # Where a row of cards lies, for the names of its cards and their text-mode commands
 # (docs/accessibility.md, "Names"): the words of a card's place, and the word a command puts
 # before its number (the hand's: the move's own type, "play 2"; the discards': "take discard 2").
+# The commands are typed, so they stay the same in every language (docs/accessibility.md).
 PLACES = {
-    "hand": ("Card {n} of {count} in your hand", ""),
-    "discard": ("Discard {n} of {count}", "take discard"),
+    "hand": (gettext_lazy("Card %(n)d of %(count)d in your hand"), ""),
+    "discard": (gettext_lazy("Discard %(n)d of %(count)d"), "take discard"),  # i18n: data
 }
 
 
@@ -213,7 +232,7 @@ def attach(
     a bar move its type (``name_commands``)."""
     place, verb = PLACES[where]
     for n, slot in enumerate(slots, start=1):
-        slot.place = place.format(n=n, count=len(slots))
+        slot.place = str(place) % {"n": n, "count": len(slots)}
         slot.number = n
     bar: list[MoveButton] = []
     for move in moves:
@@ -253,25 +272,28 @@ def first_slot(slots: list[CardSlot], code: str | None) -> int | None:
 
 
 AUTO_NOTES = {
-    "deadline": "The greedy bot played for {name} (turn deadline passed).",
-    "vote_closed": "{name}\u2019s missing vote was counted as accepting (the vote closed).",
-    "resigned": "The greedy bot played for {name} ({name} resigned).",
+    "deadline": gettext_lazy("The greedy bot played for %(name)s (turn deadline passed)."),
+    "vote_closed": gettext_lazy(
+        "%(name)s’s missing vote was counted as accepting (the vote closed)."
+    ),
+    "resigned": gettext_lazy("The greedy bot played for %(name)s (%(name)s resigned)."),
 }
 
 # A resignation is the site's entry, not the engine's (docs/leaving.md): its one event is
 # worded here for every game, and its entry needs no note beside it.
 RESIGN_LINES = {
-    False: "{name} resigned; the greedy bot plays that seat.",
-    True: "{name} resigned, which ends the match.",
+    False: gettext_lazy("%(name)s resigned; the greedy bot plays that seat."),
+    True: gettext_lazy("%(name)s resigned, which ends the match."),
 }
 
 
 def resign_line(event: dict[str, Any], names: list[str]) -> str:
-    return RESIGN_LINES[bool(event.get("ends"))].format(name=seat_name(names, event.get("seat")))
+    line = RESIGN_LINES[bool(event.get("ends"))]
+    return str(line) % {"name": seat_name(names, event.get("seat"))}
 
 
 def auto_note(auto: str, name: str) -> str:
-    return AUTO_NOTES[auto].format(name=name)
+    return str(AUTO_NOTES[auto]) % {"name": name}
 
 
 def event_lines(
@@ -318,7 +340,7 @@ def generic_event_line(event: dict[str, Any], names: list[str]) -> str:
     details = ", ".join(
         f"{k} {v}" for k, v in event.items() if k not in {"type", "seat"} and v is not None
     )
-    return f"{who}: {event.get('type', '?')}" + (f" ({details})" if details else "")
+    return f"{who}: {event.get('type', '?')}" + (f" ({details})" if details else "")  # i18n: data
 
 
 def explain_clicks(table: dict[str, Any], view: dict[str, Any]) -> None:
@@ -331,10 +353,14 @@ def explain_clicks(table: dict[str, Any], view: dict[str, Any]) -> None:
         return
     refusals: dict[str, str] = view.get("refusals") or {}
     if table.get("round_over"):
-        general = "This round is over; the next one is being dealt."
+        general = _("This round is over; the next one is being dealt.")
     elif not table.get("your_turn"):
         awaited = table.get("awaiting_names") or []
-        general = f"It is not your turn: waiting for {and_join(awaited)}." if awaited else ""
+        general = (
+            _("It is not your turn: waiting for %(names)s.") % {"names": and_join(awaited)}
+            if awaited
+            else ""
+        )
     else:
         general = ""
     keyed = [(f"hand-{i}", slot.face["code"], slot) for i, slot in enumerate(table["hand"])]

@@ -10,23 +10,30 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from games.engines import faraway_cards
 
 from .common import (
     CardSlot,
     GameBuilder,
+    and_join,
     attach,
+    cards_text,
     first_slot,
     generic_event_line,
-    plural,
+    more_turns_text,
     seat_name,
     table_common,
+    turns_text,
 )
 
 if TYPE_CHECKING:
     from games.logs import LogEntry
 
 CARD_TEMPLATE = "games/_card_faraway.html"
+UNDERLINED_CSS = "corner underlined"
 # How each digit reads turned half round (2, 3, 4, 5 and 7 read as no digit).
 _TURNED_DIGITS = {"0": "0", "1": "1", "6": "9", "8": "8", "9": "6"}
 
@@ -37,7 +44,7 @@ def corner_css(number: int) -> str:
     digits = str(number)
     turned = "".join(_TURNED_DIGITS.get(d, "?") for d in reversed(digits))
     ambiguous = "?" not in turned and turned != digits and not turned.startswith("0")
-    return "corner underlined" if ambiguous else "corner"
+    return UNDERLINED_CSS if ambiguous else "corner"
 
 
 def face(code: str) -> dict[str, Any]:
@@ -54,21 +61,23 @@ def face(code: str) -> dict[str, Any]:
             "aria_label": f"{story.number} {story.name}",
         }
     penalty = faraway_cards.PENALTY_BY_CODE[code]
-    turns = plural(penalty.turns_missed, "turn")
+    turns = turns_text(penalty.turns_missed)
     return {
         "code": code,
         "template": CARD_TEMPLATE,
         "css": f"card fw fw-penalty fw-n{penalty.number}",
         "corner_css": corner_css(penalty.number),
-        "name": f"Miss {turns}",
+        "name": _("Miss %(turns)s") % {"turns": turns},
         "flavour": penalty.flavour,
-        "aria_label": f"Penalty {code}: on a {penalty.number}, miss {turns}",
+        "aria_label": _("Penalty %(code)s: on a %(number)s, miss %(turns)s")
+        % {"code": code, "number": penalty.number, "turns": turns},
     }
 
 
 def card_name(code: str | None) -> str:
+    """A card by its printed name (the Faraway Tree's names stay as printed), or "a card"."""
     if code is None:
-        return "a card"
+        return _("a card")
     return faraway_cards.card_name(code)
 
 
@@ -77,19 +86,21 @@ def move_label(move: dict[str, Any], view: dict[str, Any], names: list[str]) -> 
     kind = move.get("type")
     card = card_name(move.get("card"))
     if kind == "draw" and move.get("source") == "pack":
-        text = "Draw two from the pack" if move.get("count") == 2 else "Draw from the pack"
+        text = _("Draw two from the pack") if move.get("count") == 2 else _("Draw from the pack")
         return text, text
     if kind == "draw":
         cards = [card_name(view["discards"][p]) for p in move.get("positions", [])]
-        return "Take", f"Take {' and '.join(cards)} from the discards"
+        return _("Take"), _("Take %(cards)s from the discards") % {"cards": and_join(cards)}
     if kind == "play":
-        return "Lay it", f"Lay {card}"
+        return _("Lay it"), _("Lay %(card)s") % {"card": card}
     if kind == "penalty":
         victim = (view.get("penalty_victims") or {}).get(move.get("card"))
-        on = "" if victim is None else f" on {seat_name(names, victim)}"
-        return f"Penalty{on}", f"Play {card}{on}"
+        if victim is None:
+            return _("Penalty"), _("Play %(card)s") % {"card": card}
+        on = {"card": card, "name": seat_name(names, victim)}
+        return _("Penalty on %(name)s") % on, _("Play %(card)s on %(name)s") % on
     if kind == "discard":
-        return "Discard", f"Discard {card}"
+        return _("Discard"), _("Discard %(card)s") % {"card": card}
     return json.dumps(move), json.dumps(move)
 
 
@@ -102,8 +113,9 @@ def _hand_slot(hand: list[CardSlot], move: dict[str, Any]) -> int | None:
 def _penalty_badge(penalty: dict[str, Any] | None) -> dict[str, Any] | None:
     if penalty is None:
         return None
-    left = plural(penalty["turns_left"], "more turn")
-    return {"code": penalty["card"], "text": f"{penalty['card']}: misses {left}"}
+    left = more_turns_text(penalty["turns_left"])
+    text = _("%(card)s: misses %(turns)s") % {"card": penalty["card"], "turns": left}
+    return {"code": penalty["card"], "text": text}
 
 
 def table(view: dict[str, Any], names: list[str], log: Sequence[LogEntry]) -> dict[str, Any]:
@@ -146,66 +158,100 @@ def table(view: dict[str, Any], names: list[str], log: Sequence[LogEntry]) -> di
 
 def _deal_line(event: dict[str, Any], names: list[str], who: str) -> str:
     dealer = seat_name(names, event.get("dealer"))
-    return f"{dealer} dealt {faraway_cards.HAND_SIZE} cards to each player."
+    return _("%(dealer)s dealt %(count)d cards to each player.") % {
+        "dealer": dealer,
+        "count": faraway_cards.HAND_SIZE,
+    }
 
 
 def _hand_line(event: dict[str, Any], names: list[str], who: str) -> str:
     cards = event.get("cards")
     if cards is None:
         return ""  # another seat's deal: nothing public to say beyond the deal itself
-    return f"{who} was dealt " + ", ".join(card_name(c) for c in cards) + "."
+    return _("%(name)s was dealt %(cards)s.") % {
+        "name": who,
+        "cards": ", ".join(card_name(c) for c in cards),
+    }
 
 
 def _draw_line(event: dict[str, Any], names: list[str], who: str) -> str:
     cards = event.get("cards")
     if event.get("source") == "pack":
         if cards is None:
-            count = event.get("count", 1)
-            return f"{who} drew {'two cards ' if count == 2 else ''}from the pack."
-        return f"{who} drew {' and '.join(card_name(c) for c in cards)} from the pack."
-    shown = " and ".join(card_name(c) for c in cards or [])
-    return f"{who} drew {shown or 'a card'} from the discards."
+            if event.get("count", 1) == 2:
+                return _("%(name)s drew two cards from the pack.") % {"name": who}
+            return _("%(name)s drew from the pack.") % {"name": who}
+        shown = and_join([card_name(c) for c in cards])
+        return _("%(name)s drew %(cards)s from the pack.") % {"name": who, "cards": shown}
+    shown = and_join([card_name(c) for c in cards or []]) or card_name(None)
+    return _("%(name)s drew %(cards)s from the discards.") % {"name": who, "cards": shown}
 
 
 def _penalty_line(event: dict[str, Any], names: list[str], who: str) -> str:
     victim = seat_name(names, event.get("victim"))
     story = faraway_cards.STORY_BY_CODE.get(str(event.get("on")))
-    on = story.name.removeprefix("The ") if story else str(event.get("on"))
-    turns = plural(int(event.get("turns") or 0), "turn")
-    return f"{who} played {event.get('card')} on {victim}'s {on}: {victim} misses {turns}."
+    on = story.name.removeprefix("The ") if story else str(event.get("on"))  # i18n: data
+    turns = turns_text(int(event.get("turns") or 0))
+    return _("%(name)s played %(card)s on %(victim)s's %(on)s: %(victim)s misses %(turns)s.") % {
+        "name": who,
+        "card": event.get("card"),
+        "victim": victim,
+        "on": on,
+        "turns": turns,
+    }
 
 
 def _reshuffle_line(event: dict[str, Any], names: list[str], who: str) -> str:
-    return (
-        f"Reshuffled: {plural(int(event.get('count') or 0), 'card')}; "
-        f"{card_name(event.get('up'))} turned up."
-    )
+    return _("Reshuffled: %(cards)s; %(card)s turned up.") % {
+        "cards": cards_text(int(event.get("count") or 0)),
+        "card": card_name(event.get("up")),
+    }
 
 
 def _miss_line(event: dict[str, Any], names: list[str], who: str) -> str:
     left = int(event.get("turns_left") or 0)
-    more = f", {plural(left, 'more turn')} to miss" if left else ""
-    return f"{who} missed a turn ({event.get('card')}{more})."
+    facts = {"name": who, "card": event.get("card"), "turns": more_turns_text(left)}
+    if left:
+        return _("%(name)s missed a turn (%(card)s, %(turns)s to miss).") % facts
+    return _("%(name)s missed a turn (%(card)s).") % facts
+
+
+def _turn_cap_line(event: dict[str, Any], names: list[str], who: str) -> str:
+    count = int(event.get("turns") or 0)
+    return ngettext(
+        "%(count)d turn played without a winner: the match is a draw.",
+        "%(count)d turns played without a winner: the match is a draw.",
+        count,
+    ) % {"count": count}
 
 
 _LINES = {
     "deal": _deal_line,
     "hand": _hand_line,
     "turn_up": lambda event, names, who: (
-        f"{card_name(event.get('card'))} was turned up to start the discards."
+        _("%(card)s was turned up to start the discards.") % {"card": card_name(event.get("card"))}
     ),
     "draw": _draw_line,
-    "play": lambda event, names, who: f"{who} laid {card_name(event.get('card'))}.",
-    "win": lambda event, names, who: f"{who} reached the Land of Birthdays and wins!",
+    "play": lambda event, names, who: (
+        _("%(name)s laid %(card)s.") % {"name": who, "card": card_name(event.get("card"))}
+    ),
+    "win": lambda event, names, who: (
+        _("%(name)s reached the Land of Birthdays and wins!") % {"name": who}
+    ),
     "penalty": _penalty_line,
-    "discard": lambda event, names, who: f"{who} discarded {card_name(event.get('card'))}.",
+    "discard": lambda event, names, who: (
+        _("%(name)s discarded %(card)s.") % {"name": who, "card": card_name(event.get("card"))}
+    ),
     "reshuffle": _reshuffle_line,
     "miss": _miss_line,
-    "aside": lambda event, names, who: f"{who} has served {event.get('card')}; it is put aside.",
-    "no_draw": lambda event, names, who: f"{who} could not draw: there was no card to be had.",
-    "turn_cap": lambda event, names, who: (
-        f"{event.get('turns')} turns played without a winner: the match is a draw."
+    "aside": lambda event, names, who: (
+        _("%(name)s has served %(card)s; it is put aside.")
+        % {"name": who, "card": event.get("card")}
     ),
+    "no_draw": lambda event, names, who: (
+        _("%(name)s could not draw: there was no card to be had.") % {"name": who}
+    ),
+    "turn_cap": _turn_cap_line,
 }
 
 

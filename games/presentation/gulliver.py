@@ -11,7 +11,11 @@ from collections.abc import Sequence
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
+
 from games.engines import gulliver_words
+from games.presentation.gulliver_glosses import gloss
 
 from .common import (
     CardSlot,
@@ -19,9 +23,9 @@ from .common import (
     and_join,
     attach,
     badge,
+    cards_text,
     first_slot,
     generic_event_line,
-    plural,
     seat_name,
     table_common,
 )
@@ -34,41 +38,47 @@ CARD_TEMPLATE = "games/_card_gulliver.html"
 # How each word class (gulliver_words.CLASS_OF) is printed on a card face: the words of the
 # rules page (docs/rules/gulliver.md), so a player meets one vocabulary.
 POS_LABELS = {
-    "SingularNoun": "name",
-    "PluralNoun": "plural noun",
-    "And": "joining word",
-    "Is": "to be",
-    "Are": "to be",
-    "With": "joining word",
-    "Verb": "verb",
-    "Participle": "-ing word",
-    "Adjective": "adjective",
-    "Adverb": "adverb",
+    "SingularNoun": pgettext_lazy("word class", "name"),
+    "PluralNoun": pgettext_lazy("word class", "plural noun"),
+    "And": pgettext_lazy("word class", "joining word"),
+    "Is": pgettext_lazy("word class", "to be"),
+    "Are": pgettext_lazy("word class", "to be"),
+    "With": pgettext_lazy("word class", "joining word"),
+    "Verb": pgettext_lazy("word class", "verb"),
+    "Participle": pgettext_lazy("word class", "-ing word"),
+    "Adjective": pgettext_lazy("word class", "adjective"),
+    "Adverb": pgettext_lazy("word class", "adverb"),
 }
 
 ROUND_END_REASONS = {
-    "trick": "the last trick was taken",
-    "no_cards": "nobody could go on",
-    "all_passed": "everyone had to pass",
+    "trick": gettext_lazy("the last trick was taken"),
+    "no_cards": gettext_lazy("nobody could go on"),
+    "all_passed": gettext_lazy("everyone had to pass"),
 }
 
 
 def face(code: str) -> dict[str, Any]:
     """What ``_card_gulliver.html`` prints for one card, as finished strings."""
     word_class = gulliver_words.CLASS_OF[code]
-    pos_label = POS_LABELS.get(word_class, word_class.lower())
+    pos_label = str(POS_LABELS.get(word_class, word_class.lower()))
+    # The word stays English (it must make an English sentence); its gloss is the reader's.
+    meaning = gloss(code)
     return {
         "code": code,
         "template": CARD_TEMPLATE,
         "css": f"card gv pos-{word_class.lower()}",
         "word": code,
         "pos_label": pos_label,
-        "aria_label": f"{code}, {pos_label}",
+        "gloss": meaning,
+        "aria_label": f"{code}, {pos_label}" + (f" ({meaning})" if meaning else ""),
     }
 
 
 def quote(code: Any) -> str:
-    return "a card" if code is None else f"\u2018{code}\u2019"
+    """A word card quoted, as the reader's language quotes ("a card" for one not shown)."""
+    if code is None:
+        return _("a card")
+    return _("‘%(word)s’") % {"word": code}
 
 
 def move_label(move: dict[str, Any], view: dict[str, Any], names: list[str]) -> tuple[str, str]:
@@ -76,19 +86,22 @@ def move_label(move: dict[str, Any], view: dict[str, Any], names: list[str]) -> 
     kind = move.get("type")
     word = quote(move.get("card"))
     if kind == "play":
-        return "Play", f"Play {word}"
+        return _("Play"), _("Play %(word)s") % {"word": word}
     if kind == "prepend":
-        return "Put in front", f"Put {word} in front of the sentence"
+        return _("Put in front"), _("Put %(word)s in front of the sentence") % {"word": word}
     if kind == "draw":
-        return "Draw from the stack", "Draw from the stack"
+        return _("Draw from the stack"), _("Draw from the stack")
     if kind == "pass":
-        return "Pass", "Pass"
+        return _("Pass"), _("Pass")
     if kind == "challenge":
         last = view.get("last_play") or {}
-        text = f"Challenge {seat_name(names, last.get('seat'))}\u2019s {quote(last.get('card'))}"
+        text = _("Challenge %(name)s’s %(word)s") % {
+            "name": seat_name(names, last.get("seat")),
+            "word": quote(last.get("card")),
+        }
         return text, text
     if kind == "vote":
-        text = "Vote: it stands" if move.get("accept") else "Vote: take it back"
+        text = _("Vote: it stands") if move.get("accept") else _("Vote: take it back")
         return text, text
     return json.dumps(move), json.dumps(move)
 
@@ -124,7 +137,7 @@ def _challenge(challenge: dict[str, Any], names: list[str]) -> dict[str, Any]:
         "votes": [
             {
                 "name": names[i],
-                "text": "not yet" if v is None else ("it stands" if v else "take it back"),
+                "text": _("not yet") if v is None else (_("it stands") if v else _("take it back")),
             }
             for i, v in enumerate(challenge.get("votes") or [])
         ],
@@ -154,8 +167,8 @@ def table(view: dict[str, Any], names: list[str], log: Sequence[LogEntry]) -> di
     result["round"] = view.get("round")
     result["target"] = view.get("target")
     result["dealer_name"] = seat_name(names, view.get("dealer"))
-    scores = view.get("scores") or [{"plus": 0, "minus": 0, "standing": 0} for _ in names]
-    tricks = view.get("tricks") or [0 for _ in names]
+    scores = view.get("scores") or [{"plus": 0, "minus": 0, "standing": 0} for _seat in names]
+    tricks = view.get("tricks") or [0 for _seat in names]
     final_hands = view.get("hands")
     for player in result["players"]:
         i = player["index"]
@@ -163,7 +176,7 @@ def table(view: dict[str, Any], names: list[str], log: Sequence[LogEntry]) -> di
         player["tricks"] = tricks[i]
         player["is_dealer"] = i == view.get("dealer")
         if player["is_dealer"]:
-            player["badges"] = [badge("dealer"), *player["badges"]]
+            player["badges"] = [badge(_("dealer")), *player["badges"]]
         player["final_hand"] = (
             [face(code) for code in final_hands[i]] if final_hands is not None else None
         )
@@ -181,36 +194,57 @@ def table(view: dict[str, Any], names: list[str], log: Sequence[LogEntry]) -> di
 
 def _deal_line(event: dict[str, Any], names: list[str], who: str) -> str:
     counts = event.get("hand_counts") or []
-    each = f"{counts[0]} cards each" if counts and len(set(counts)) == 1 else "cards dealt"
-    return (
-        f"Round {event.get('round')}: {seat_name(names, event.get('dealer'))} deals, {each}, "
-        f"{plural(int(event.get('stack_count') or 0), 'card')} in the centre stack."
+    facts = {
+        "round": event.get("round"),
+        "dealer": seat_name(names, event.get("dealer")),
+        "stack": cards_text(int(event.get("stack_count") or 0)),
+        "each": counts[0] if counts else 0,
+    }
+    if counts and len(set(counts)) == 1:
+        return (
+            _(
+                "Round %(round)s: %(dealer)s deals, %(each)s cards each, "
+                "%(stack)s in the centre stack."
+            )
+            % facts
+        )
+    return _("Round %(round)s: %(dealer)s deals, cards dealt, %(stack)s in the centre stack.") % (
+        facts
     )
 
 
 def _play_line(event: dict[str, Any], names: list[str], who: str) -> str:
-    done = " (the sentence could end here)" if event.get("complete") else ""
-    return f"{who} played {quote(event.get('card'))}{done}."
+    facts = {"name": who, "word": quote(event.get("card"))}
+    if event.get("complete"):
+        return _("%(name)s played %(word)s (the sentence could end here).") % facts
+    return _("%(name)s played %(word)s.") % facts
 
 
 def _draw_line(event: dict[str, Any], names: list[str], who: str) -> str:
     card = event.get("card")
     if card is None:
-        return f"{who} drew from the stack."
-    return f"{who} drew {quote(card)} from the stack."
+        return _("%(name)s drew from the stack.") % {"name": who}
+    return _("%(name)s drew %(word)s from the stack.") % {"name": who, "word": quote(card)}
 
 
 def _challenge_line(event: dict[str, Any], names: list[str], who: str) -> str:
-    target = seat_name(names, event.get("target"))
-    return f"{who} challenged {target}\u2019s {quote(event.get('card'))}."
+    return _("%(name)s challenged %(target)s’s %(word)s.") % {
+        "name": who,
+        "target": seat_name(names, event.get("target")),
+        "word": quote(event.get("card")),
+    }
 
 
 def _challenge_result_line(event: dict[str, Any], names: list[str], who: str) -> str:
-    verdict = "stands" if event.get("stands") else f"goes back to {who}"
-    return (
-        f"{quote(event.get('card'))} {verdict} "
-        f"({event.get('for')} for, {event.get('against')} against)."
-    )
+    facts = {
+        "word": quote(event.get("card")),
+        "name": who,
+        "for": event.get("for"),
+        "against": event.get("against"),
+    }
+    if event.get("stands"):
+        return _("%(word)s stands (%(for)s for, %(against)s against).") % facts
+    return _("%(word)s goes back to %(name)s (%(for)s for, %(against)s against).") % facts
 
 
 def _round_end_line(event: dict[str, Any], names: list[str], who: str) -> str:
@@ -218,35 +252,45 @@ def _round_end_line(event: dict[str, Any], names: list[str], who: str) -> str:
     scores = event.get("scores") or []
     reason = ROUND_END_REASONS.get(str(event.get("reason")), "")
     parts = [
-        f"{names[i]} held {held[i]}, now {scores[i]}"
+        _("%(name)s held %(held)s, now %(score)s")
+        % {"name": names[i], "held": held[i], "score": scores[i]}
         for i in range(min(len(names), len(held), len(scores)))
     ]
-    head = f"Round {event.get('round')} is over" + (f" ({reason})" if reason else "")
-    return f"{head}: " + "; ".join(parts) + "."
+    facts = {"round": event.get("round"), "reason": reason, "scores": "; ".join(parts)}
+    if reason:
+        return _("Round %(round)s is over (%(reason)s): %(scores)s.") % facts
+    return _("Round %(round)s is over: %(scores)s.") % facts
 
 
 def _end_line(event: dict[str, Any], names: list[str], who: str) -> str:
-    winners = [names[i] for i in event.get("winners") or []]
+    winners = {"names": and_join([names[i] for i in event.get("winners") or []])}
     if event.get("draw"):
-        return f"The match is over: a shared win for {and_join(winners)}."
-    return f"The match is over: {and_join(winners)} wins."
+        return _("The match is over: a shared win for %(names)s.") % winners
+    return _("The match is over: %(names)s wins.") % winners
 
 
 _LINES = {
     "deal": _deal_line,
     "play": _play_line,
     "prepend": lambda event, names, who: (
-        f"{who} put {quote(event.get('card'))} in front of the sentence."
+        _("%(name)s put %(word)s in front of the sentence.")
+        % {"name": who, "word": quote(event.get("card"))}
     ),
     "trick": lambda event, names, who: (
-        f"{who} took the trick: \u201c{' '.join(event.get('cards') or [])}\u201d."
+        _("%(name)s took the trick: “%(sentence)s”.")
+        % {"name": who, "sentence": " ".join(event.get("cards") or [])}
     ),
-    "out": lambda event, names, who: f"{who} has played their last card.",
+    "out": lambda event, names, who: _("%(name)s has played their last card.") % {"name": who},
     "draw": _draw_line,
-    "pass": lambda event, names, who: f"{who} passed.",
+    "pass": lambda event, names, who: _("%(name)s passed.") % {"name": who},
     "challenge": _challenge_line,
     "vote": lambda event, names, who: (
-        f"{who} voted: {'it stands' if event.get('accept') else 'take it back'}."
+        (
+            _("%(name)s voted: it stands.")
+            if event.get("accept")
+            else _("%(name)s voted: take it back.")
+        )
+        % {"name": who}
     ),
     "challenge_result": _challenge_result_line,
     "round_end": _round_end_line,

@@ -65,7 +65,7 @@ def leave_words(options: LeaveOptions, names: list[str]) -> LeaveWords:
             for action, ok in allowed.items()
             if ok
         ],
-        resigned=[RESIGN_LINES[False].format(name=names[seat]) for seat in options.resigned],
+        resigned=[str(RESIGN_LINES[False]) % {"name": names[seat]} for seat in options.resigned],
         cancelled=options.cancelled,
     )
 

@@ -6,10 +6,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Protocol
 
+from django.utils.translation import get_language, gettext_lazy, override, pgettext
+from django.utils.translation import gettext as _
+
 from games.models import BotLevel
 
-OPEN_SEAT = "(open seat)"
+OPEN_SEAT = gettext_lazy("(open seat)")
 ORDINAL_SUFFIXES = {1: "st", 2: "nd", 3: "rd"}
+# Each level as a player's name: the one wording of a level, in the reader's language.
+BOT_NAMES = {
+    BotLevel.RANDOM: gettext_lazy("Random bot"),
+    BotLevel.GREEDY: gettext_lazy("Greedy bot"),
+    BotLevel.STRONG: gettext_lazy("Strong bot"),
+}
 
 
 class SeatLike(Protocol):
@@ -21,7 +30,7 @@ class SeatLike(Protocol):
 def bot_name(level: str) -> str:
     """A bot level as a player: "Greedy bot". The one wording of a level: the seats, the
     new-match form and the invitations' bot picker all say it so (``bot_level_choices``)."""
-    return f"{BotLevel(level).label} bot"
+    return str(BOT_NAMES[BotLevel(level)])
 
 
 def bot_level_choices() -> list[tuple[str, str]]:
@@ -34,13 +43,20 @@ def seat_name(seat: SeatLike) -> str:
     bots of one level apart in the log ("Greedy bot 3")."""
     if seat.username is not None:
         return seat.username
-    return f"{bot_name(seat.bot_level or '')} {seat.index + 1}"
+    return _("%(bot)s %(seat)d") % {"bot": bot_name(seat.bot_level or ""), "seat": seat.index + 1}
 
 
 def seat_names(num_players: int, seats: Iterable[SeatLike]) -> list[str]:
     """Every seat's name by index, "(open seat)" for one nobody has taken yet."""
     taken = {s.index: seat_name(s) for s in seats}
-    return [taken.get(i, OPEN_SEAT) for i in range(num_players)]
+    return [taken.get(i, str(OPEN_SEAT)) for i in range(num_players)]
+
+
+def record_seat_names(num_players: int, seats: Iterable[SeatLike]) -> list[str]:
+    """The seat names a match record carries: in the site's own language whoever reads it, so
+    a record (and its checks) is the same for every reader (records stay language-free)."""
+    with override(None):
+        return seat_names(num_players, seats)
 
 
 def opponent_name(username: str | None, bot_level: str | None) -> str:
@@ -49,10 +65,18 @@ def opponent_name(username: str | None, bot_level: str | None) -> str:
 
 
 def possessive(name: str) -> str:
-    return f"{name}\u2019s"
+    """ "ann’s", before an English noun: the pages that use it (the replay's hand titles, the
+    analysis) are not translated yet, so it stays English with them (docs/translation.md)."""
+    return f"{name}\u2019s"  # i18n: data
 
 
 def ordinal(n: int) -> str:
-    """``1st``, ``2nd``, ``3rd``, ``4th`` ... ``11th``, ``12th``, ``21st``."""
-    suffix = "th" if 10 <= n % 100 <= 20 else ORDINAL_SUFFIXES.get(n % 10, "th")
-    return f"{n}{suffix}"
+    """A place as the reader's language writes it: ``1st``, ``2nd``, ``11th``, ``21st`` in
+    English, ``1.`` in German, ``1er``, ``2e`` in French."""
+    if (get_language() or "en").startswith("en"):
+        suffix = "th" if 10 <= n % 100 <= 20 else ORDINAL_SUFFIXES.get(n % 10, "th")
+        return f"{n}{suffix}"
+    # Translators: a place, "1st" or "2nd"; %(n)d is the number.
+    if n == 1:
+        return pgettext("ordinal, first place", "%(n)dst") % {"n": n}
+    return pgettext("ordinal, second place or later", "%(n)dth") % {"n": n}

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from django.utils.translation import gettext_lazy
+
 from games.presentation.names import ordinal, seat_names
 
 if TYPE_CHECKING:
@@ -13,7 +15,11 @@ if TYPE_CHECKING:
 
     from games.selectors.notices import MatchNoticeItem
 
-RESULT_WORDS = {"won": "You won", "lost": "You lost", "drawn": "A draw"}
+RESULT_WORDS = {
+    "won": gettext_lazy("You won"),
+    "lost": gettext_lazy("You lost"),
+    "drawn": gettext_lazy("A draw"),
+}
 
 
 @dataclass(frozen=True)
@@ -34,7 +40,7 @@ def match_notice_lines(items: list[MatchNoticeItem]) -> list[MatchNoticeLine]:
         others = [name for i, name in enumerate(names) if i != item.own_index]
         result = ""
         if item.result is not None:
-            result = RESULT_WORDS.get(item.result, item.result)
+            result = str(RESULT_WORDS.get(item.result, item.result))
             if item.rank is not None and item.num_players > 2:
                 result = f"{result}, {ordinal(item.rank)}"
         lines.append(

@@ -7,6 +7,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from games.filters import IN_PLAY
 from games.models import Match, Result
 from games.presentation.holidays import AwayLine, away_lines
@@ -18,6 +21,13 @@ if TYPE_CHECKING:  # the selectors' dataclasses, for the hints only: no query re
     from games.selectors.facts import MatchFacts
     from games.selectors.history import FormResult, HeadToHead, HistoryRow, SeatResult
     from games.selectors.lobby import MatchListing
+
+
+RESULT_LABELS = {
+    Result.WON: gettext_lazy("Won"),
+    Result.LOST: gettext_lazy("Lost"),
+    Result.DRAWN: gettext_lazy("Drawn"),
+}
 
 
 @dataclass(frozen=True)
@@ -40,20 +50,21 @@ def place_text(rank: int | None, tied: bool, num_players: int) -> str:
     """A place at a table of three or more ("=2nd of 4"); "" at two seats or with no rank."""
     if num_players < 3 or rank is None:
         return ""
-    return f"{'=' if tied else ''}{ordinal(rank)} of {num_players}"
+    place = _("%(place)s of %(seats)d") % {"place": ordinal(rank), "seats": num_players}
+    return f"={place}" if tied else place
 
 
 def result_words(result: SeatResult) -> ResultWords:
     if result.status == Match.Status.WAITING:
-        return ResultWords("waiting", "Waiting")
+        return ResultWords("waiting", _("Waiting"))
     if result.status == Match.Status.ACTIVE:
-        return ResultWords(IN_PLAY, "In play")
+        return ResultWords(IN_PLAY, _("In play"))
     if result.status == Match.Status.CANCELLED:
-        return ResultWords("cancelled", "Cancelled")
+        return ResultWords("cancelled", _("Cancelled"))
     if result.result is None:
-        return ResultWords("finished", "Finished")
+        return ResultWords("finished", _("Finished"))
     place = place_text(result.rank, result.tied, result.num_players)
-    return ResultWords(result.result, Result(result.result).label, place)
+    return ResultWords(result.result, str(RESULT_LABELS[Result(result.result)]), place)
 
 
 @dataclass(frozen=True)
@@ -120,10 +131,10 @@ def _with_held(names: list[str], item: MatchListing, reader_id: int | None) -> l
     named = reader_id is not None and (
         reader_id == item.created_by_id
         or item.seat is not None
-        or any(user_id == reader_id for user_id, _ in item.held.values())
+        or any(user_id == reader_id for user_id, _name in item.held.values())
     )
-    for index, (_, name) in item.held.items():
-        if index < len(names) and names[index] == OPEN_SEAT:
+    for index, (_user_id, name) in item.held.items():
+        if index < len(names) and names[index] == str(OPEN_SEAT):
             names[index] = held_for(name) if named else HELD_FOR_SOMEONE
     return names
 

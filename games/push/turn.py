@@ -19,20 +19,26 @@ from datetime import datetime
 from django.conf import settings
 from django.db.models import Q
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from accounts.models import PushSubscription
+from accounts.selectors.language import mail_language_of
 from accounts.selectors.notify import TURN, push_wanted
 from games.models import Match, MatchNotice, Seat
 from games.push.delivery import PushMessage, push_deliver
 from games.selectors.notifications import turn_still_awaited
 
 
-def turn_push_message(match: Match) -> PushMessage:
-    """What a turn push says about ``match``: public facts only (its game and number)."""
+def turn_push_message(match: Match, language: str | None = None) -> PushMessage:
+    """What a turn push says about ``match``: public facts only (its game and number), in
+    ``language`` (the recipient's; None: the one active)."""
+    with translation.override(language or translation.get_language()):
+        title = _("Your turn: %(title)s") % {"title": f"{match.get_game_display()} #{match.pk}"}
+        body = _("Open the table to play your move.")
     return PushMessage(
-        title=f"Your turn: {match.get_game_display()} #{match.pk}",
-        body="Open the table to play your move.",
+        title=title,
+        body=body,
         url=reverse("match_detail", args=[match.pk]),
         topic=f"match-{match.pk}",
     )
@@ -68,7 +74,8 @@ def turn_push_send(*, match_id: int, user_id: int, turn: datetime | None = None)
     )
     if claimed != 1:
         return 0  # pushed this turn already
-    delivery = push_deliver(user_id=user_id, message=turn_push_message(seat.match))
+    message = turn_push_message(seat.match, mail_language_of(user_id))
+    delivery = push_deliver(user_id=user_id, message=message)
     if delivery.sent == 0:
         # No device took it: the mail must not wait for a push nobody got.
         rows.filter(turn_pushed_at=now).update(turn_pushed_at=previous)

@@ -27,6 +27,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import bots, queue
 from games.engines import get_engine, replay
@@ -73,9 +74,9 @@ def analysis_estimate_s(decisions: int) -> float:
 def analysis_may_request(*, match: Match, seats: Sequence[Seat], user: AbstractBaseUser) -> None:
     """Raise ``AnalysisRefused`` unless ``user`` is a person seated at ``match`` and it is over."""
     if not any(s.user_id == user.pk for s in seats if s.user_id is not None):
-        raise AnalysisRefused("Only the players of a match can ask for its analysis.", 403)
+        raise AnalysisRefused(_("Only the players of a match can ask for its analysis."), 403)
     if match.status != Match.Status.FINISHED:
-        raise AnalysisRefused("A match can be analysed once it is over.", 409)
+        raise AnalysisRefused(_("A match can be analysed once it is over."), 409)
 
 
 def analysis_needs_run(analysis: MatchAnalysis | None, *, now: Any = None) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from games import bots
 from games.engines import get_engine
@@ -27,7 +28,7 @@ def bot_move_play(*, match: Match, expected_version: int) -> Match | None:
     """
     match.refresh_from_db()
     if match.status != Match.Status.ACTIVE or match.version != expected_version:
-        raise StaleVersion("The match moved on before the bot's turn.", status=409)
+        raise StaleVersion(_("The match moved on before the bot's turn."), status=409)
     seats = list(Seat.objects.filter(match_id=match.pk).order_by("index"))
     by_index = {s.index: s for s in seats if s.bot_plays}
     seat = next((by_index[i] for i in match.awaiting if i in by_index), None)

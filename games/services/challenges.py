@@ -7,6 +7,8 @@ choice (``accounts.selectors.relations``) and whether they have played together
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from accounts.models import ChallengeSetting
 from accounts.selectors.relations import PairFacts, are_friends, blocked_between, challenge_setting
 from games.selectors.friends import played_together
@@ -22,15 +24,15 @@ def challenge_refusal(
     the same sentence, so a refusal does not tell who blocked whom. ``facts`` (``pair_facts``
     of the two, read already) saves the reads of blocks, choice and follows."""
     if challenger_id == target_id:
-        return "You cannot challenge yourself."
-    refused = f"{target_name} does not take challenges from you."
+        return _("You cannot challenge yourself.")
+    refused = _("%(name)s does not take challenges from you.") % {"name": target_name}
     if facts.blocked if facts else blocked_between(challenger_id, target_id):
         return refused
     who = facts.their_challenge_setting if facts else challenge_setting(target_id)
     if who == Who.ANYONE:
         return None
     if who == Who.NOBODY:
-        return f"{target_name} does not take challenges."
+        return _("%(name)s does not take challenges.") % {"name": target_name}
     if who == Who.FRIENDS and not (
         facts.friends if facts else are_friends(challenger_id, target_id)
     ):

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import datetime
 
+from django.utils.translation import gettext as _
+
 
 class Rejected(Exception):
     """A request the rules or the match's state refuse; nothing was changed."""
 
     def __init__(self, message: str, status: int = 400) -> None:
+        # A lazy message (a module's constant) is worded now, in the language of the request.
+        message = str(message)
         super().__init__(message)
         self.message = message
         self.status = status
@@ -32,5 +36,5 @@ class OnHoliday(Rejected):
     played (docs/accounts.md, "Holidays"). ``until`` is when the holiday ends."""
 
     def __init__(self, until: datetime.datetime) -> None:
-        super().__init__("That player is on holiday: their deadline waits.", status=409)
+        super().__init__(_("That player is on holiday: their deadline waits."), status=409)
         self.until = until

@@ -5,6 +5,7 @@ meanwhile turns stale and no other page refetches."""
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils.translation import gettext as _
 
 from games.models import Match, Seat
 from games.services.errors import Rejected
@@ -23,8 +24,8 @@ def seat_hints_set(*, match_id: int, user: AbstractBaseUser, on: bool) -> None:
         .first()
     )
     if seat is None:
-        raise Rejected("You do not have a seat at this table.", status=403)
+        raise Rejected(_("You do not have a seat at this table."), status=403)
     if seat.match.status != Match.Status.ACTIVE:
-        raise Rejected("Hints are for a match in play.", status=409)
+        raise Rejected(_("Hints are for a match in play."), status=409)
     if seat.hints != on:
         Seat.objects.filter(pk=seat.pk).update(hints=on)

@@ -14,6 +14,8 @@ import datetime
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
 from accounts.models import Holiday
 from accounts.selectors.holiday_allowance import (
@@ -86,14 +88,14 @@ def holiday_start(
     now = now or timezone.now()
     today = timezone.localdate(now)
     if until < today:
-        raise Rejected("That day has passed: choose today or a later day.", status=400)
+        raise Rejected(_("That day has passed: choose today or a later day."), status=400)
     with transaction.atomic():
         row, matches = _locked_row(user)
         if _is_away(row, now):
             last = timezone.localdate(row.away_until - datetime.timedelta(microseconds=1))
             raise Rejected(
-                f"You are already on holiday until {last:%-d %b %Y}. "
-                "End it first to choose another day.",
+                _("You are already on holiday until %(last)s. End it first to choose another day.")
+                % {"last": date_format(last, "j M Y")},
                 status=409,
             )
         allowance = allowance_at(banked=row.banked, banked_at=row.banked_at, now=now)
@@ -102,12 +104,16 @@ def holiday_start(
             latest = latest_until(today=today, days=allowance.days)
             if latest is None:
                 raise Rejected(
-                    f"You have no holiday days yet: you earn one each week, up to {CAP}.",
+                    _("You have no holiday days yet: you earn one each week, up to %(cap)d.")
+                    % {"cap": CAP},
                     status=400,
                 )
             raise Rejected(
-                f"That holiday would take {cost} days and you have {allowance.days}: "
-                f"the last day you may choose is {latest:%-d %b %Y}.",
+                _(
+                    "That holiday would take %(cost)d days and you have %(days)d: "
+                    "the last day you may choose is %(latest)s."
+                )
+                % {"cost": cost, "days": allowance.days, "latest": date_format(latest, "j M Y")},
                 status=400,
             )
         row.banked = allowance.days - cost
@@ -129,7 +135,7 @@ def holiday_end(*, user: AbstractBaseUser, now: datetime.datetime | None = None)
     with transaction.atomic():
         row, matches = _locked_row(user)
         if not _is_away(row, now):
-            raise Rejected("You are not on holiday.", status=409)
+            raise Rejected(_("You are not on holiday."), status=409)
         last = timezone.localdate(row.away_until - datetime.timedelta(microseconds=1))
         back = min(row.days_taken, days_back(today=today, until=last))
         allowance = allowance_at(banked=row.banked, banked_at=row.banked_at, now=now)

@@ -2,7 +2,7 @@
 address only, if the person wants them
 (``accounts.selectors.notify.wants(user_id, INVITATION)``), sent by ``games.invitation_mail``
 after the commit that made the invitation, with a one-click unsubscribe link and its RFC 8058
-headers, times in the person's zone."""
+headers, times in the person's zone, words in their language."""
 
 from __future__ import annotations
 
@@ -11,9 +11,11 @@ from collections.abc import Iterable
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from accounts.selectors.email_confirmation import confirmed_address
+from accounts.selectors.language import mail_language_of
 from accounts.selectors.notify import INVITATION, unsubscribe_url, wants
 from accounts.selectors.time_zone import zone_of
 from games import queue
@@ -52,13 +54,25 @@ def invitation_mail_send(*, invitation_id: int) -> bool:
 
 
 def _mail(invitation: Invitation, address: str) -> EmailMultiAlternatives:
+    """The mail, worded in the invited person's language (never the inviter's)."""
+    with translation.override(mail_language_of(invitation.user_id)):
+        return _mail_worded(invitation, address)
+
+
+def _mail_worded(invitation: Invitation, address: str) -> EmailMultiAlternatives:
     match = invitation.match
     title = f"{match.get_game_display()} #{match.pk}"
     inviter = invitation.invited_by.get_username()
     rematch = invitation.kind == Invitation.Kind.REMATCH and match.rematch_of_id is not None
     # A rematch offer names the match played, not the new table (issue 33).
     played = f"{match.get_game_display()} #{match.rematch_of_id}" if rematch else ""
-    subject = f"{inviter} offers a rematch of {played}" if rematch else f"{inviter} challenges you"
+    if rematch:
+        subject = _("%(inviter)s offers a rematch of %(played)s") % {
+            "inviter": inviter,
+            "played": played,
+        }
+    else:
+        subject = _("%(inviter)s challenges you") % {"inviter": inviter}
     unsubscribe = unsubscribe_url(invitation.user_id, INVITATION)
     zone = zone_of(invitation.user_id)
     site = settings.PARLOUR_SITE_URL

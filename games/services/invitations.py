@@ -21,6 +21,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.selectors.relations import blocked_between
 from games.live import publish as live
@@ -37,13 +39,13 @@ Status = Invitation.Status
 REMATCH_DAYS_WITHOUT_DEADLINE = 7
 
 REFUSED_BY_STATUS = {
-    Status.ACCEPTED: "You already accepted this invitation.",
-    Status.DECLINED: "This invitation was declined; it can no longer be accepted.",
-    Status.EXPIRED: "This invitation has expired.",
+    Status.ACCEPTED: gettext_lazy("You already accepted this invitation."),
+    Status.DECLINED: gettext_lazy("This invitation was declined; it can no longer be accepted."),
+    Status.EXPIRED: gettext_lazy("This invitation has expired."),
 }
 
 
-WITHDRAWN = "This invitation can no longer be accepted."
+WITHDRAWN = gettext_lazy("This invitation can no longer be accepted.")
 
 
 @dataclass(frozen=True)
@@ -72,7 +74,9 @@ def match_challenge_create(
     seen: set[int] = set()
     for target in challenges.values():
         if target.pk in seen:
-            raise Rejected(f"{target.get_username()} is challenged twice.", status=400)
+            raise Rejected(
+                _("%(name)s is challenged twice.") % {"name": target.get_username()}, status=400
+            )
         seen.add(target.pk)
         refusal = challenge_refusal(
             challenger_id=created_by.pk, target_id=target.pk, target_name=target.get_username()
@@ -111,9 +115,9 @@ def invitation_accept(*, invitation_id: int, user: AbstractBaseUser) -> Answered
         elif refusal is None:
             seats = list(Seat.objects.filter(match_id=match.pk))
             if any(s.user_id == user.pk for s in seats):
-                refusal = "You already sit at this table."
+                refusal = _("You already sit at this table.")
             elif any(s.index == invitation.seat_index for s in seats):
-                refusal = "That seat was just taken."
+                refusal = _("That seat was just taken.")
             elif seat_across_a_block(match, seats, user.pk):
                 raise Rejected(ACROSS_A_BLOCK, status=403)
         if refusal:
@@ -217,7 +221,7 @@ def rematch_offer(*, match_id: int, user: AbstractBaseUser) -> Answered:
         seats = list(Seat.objects.filter(match_id=old.pk).order_by("index"))
         mine = next((s for s in seats if s.user_id == user.pk), None)
         if old.status != Match.Status.FINISHED or mine is None:
-            raise Rejected("Only a player of a finished match may offer to play again.", 409)
+            raise Rejected(_("Only a player of a finished match may offer to play again."), 409)
         existing = Match.objects.filter(rematch_of_id=old.pk).first()
         if existing is None:
             return _rematch_new(old, seats, mine, user)
@@ -231,7 +235,7 @@ def rematch_offer(*, match_id: int, user: AbstractBaseUser) -> Answered:
         # Nothing to accept and no seat held: say so, rather than "offered" (issue 33).
         if seat_across_a_block(existing, seats, user.pk):
             raise Rejected(ACROSS_A_BLOCK, status=403)
-        raise Rejected("No seat at this rematch waits for you; open it from the table.", 409)
+        raise Rejected(_("No seat at this rematch waits for you; open it from the table."), 409)
     return Answered(match_id=existing.pk, started=existing.status != Match.Status.WAITING)
 
 
@@ -283,7 +287,7 @@ def _rematch_new(old: Match, seats: list[Seat], mine: Seat, user: AbstractBaseUs
             if started:
                 match_start(match=match)
     except IntegrityError as exc:  # the one rematch made at the same moment elsewhere
-        raise Rejected("A rematch was just offered; open it from the table.", 409) from exc
+        raise Rejected(_("A rematch was just offered; open it from the table."), 409) from exc
     return Answered(match_id=match.pk, started=started)
 
 
@@ -293,22 +297,25 @@ def seat_bot_add(*, match_id: int, user: AbstractBaseUser, seat_index: int, leve
     was the last seat. Under the match's row lock, so a join or an accept for the same seat at
     the same moment comes out one way."""
     if level not in BotLevel.values:
-        raise Rejected("Pick one of the bots.", status=400)
+        raise Rejected(_("Pick one of the bots."), status=400)
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
         if match.created_by_id != user.pk:
-            raise Rejected("Only the person who made this match may seat a bot.", status=403)
+            raise Rejected(_("Only the person who made this match may seat a bot."), status=403)
         if match.status == Match.Status.CANCELLED:
-            raise Rejected("This match was cancelled by its creator.", status=409)
+            raise Rejected(_("This match was cancelled by its creator."), status=409)
         if match.status != Match.Status.WAITING:
-            raise Rejected("This match has already started.", status=409)
+            raise Rejected(_("This match has already started."), status=409)
         if not 0 <= seat_index < match.num_players:
-            raise Rejected(f"There is no such seat at a table of {match.num_players}.", 400)
+            raise Rejected(
+                _("There is no such seat at a table of %(seats)d.") % {"seats": match.num_players},
+                400,
+            )
         seats = list(Seat.objects.filter(match_id=match.pk))
         if any(s.index == seat_index for s in seats):
-            raise Rejected("That seat was just taken.", status=409)
+            raise Rejected(_("That seat was just taken."), status=409)
         if seat_index in invitations_reserved(match_id=match.pk):
-            raise Rejected("That seat is held for the person invited until they answer.", 409)
+            raise Rejected(_("That seat is held for the person invited until they answer."), 409)
         Seat.objects.create(match=match, index=seat_index, bot_level=level)
         match_bump(match=match)
         started = len(seats) + 1 == match.num_players
@@ -328,13 +335,13 @@ def _ids(match: Match, made: list[Invitation]) -> list[int]:
 def _locked(invitation_id: int, user: AbstractBaseUser) -> Invitation:
     found = Invitation.objects.filter(pk=invitation_id, user_id=user.pk).first()
     if found is None:
-        raise Rejected("There is no such invitation for you.", status=404)
+        raise Rejected(_("There is no such invitation for you."), status=404)
     return found
 
 
 def _answer_refusal(invitation: Invitation, match: Match) -> str | None:
     if match.status == Match.Status.CANCELLED:  # its invitations ended with it
-        return "This match was cancelled by its creator."
+        return _("This match was cancelled by its creator.")
     if invitation.status == Status.DECLINED and blocked_between(
         invitation.user_id, invitation.invited_by_id
     ):
@@ -343,7 +350,7 @@ def _answer_refusal(invitation: Invitation, match: Match) -> str | None:
     if invitation.status != Status.PENDING:
         return REFUSED_BY_STATUS[invitation.status]
     if match.status != Match.Status.WAITING:
-        return "This match has already started."
+        return _("This match has already started.")
     return None
 
 

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.engines import get_engine
 from games.engines.resignation import RESIGN, ends_match, resigned_order
@@ -24,7 +26,7 @@ from games.services._store import (
 from games.services.errors import Rejected
 from games.services.invitations import invitations_end
 
-NOT_SEATED = "You do not have a seat at this table."
+NOT_SEATED = gettext_lazy("You do not have a seat at this table.")
 
 
 @dataclass(frozen=True)
@@ -47,15 +49,15 @@ def _locked(match_id: int) -> tuple[Match, list[Seat]]:
     try:
         match = Match.objects.select_for_update().get(pk=match_id)
     except Match.DoesNotExist:
-        raise Rejected("There is no such match.", status=404) from None
+        raise Rejected(_("There is no such match."), status=404) from None
     seats = list(Seat.objects.filter(match_id=match.pk).select_related("user").order_by("index"))
     return match, seats
 
 
 def _over_message(match: Match) -> str:
     if match.status == Match.Status.CANCELLED:
-        return "This match was cancelled."
-    return "This match is over."
+        return _("This match was cancelled.")
+    return _("This match is over.")
 
 
 def match_resign(*, match_id: int, user: AbstractBaseUser) -> Resigned:
@@ -75,12 +77,12 @@ def match_resign(*, match_id: int, user: AbstractBaseUser) -> Resigned:
             raise Rejected(NOT_SEATED, status=403)
         if match.status == Match.Status.WAITING:
             raise Rejected(
-                "This match has not started: leave it (or cancel it) instead.", status=409
+                _("This match has not started: leave it (or cancel it) instead."), status=409
             )
         if match.status != Match.Status.ACTIVE:
             raise Rejected(_over_message(match), status=409)
         if seat.resigned_ply is not None:
-            raise Rejected("You have already resigned from this match.", status=409)
+            raise Rejected(_("You have already resigned from this match."), status=409)
         engine = get_engine(match.game)
         state = engine.load(match.state)
         people = {s.index for s in seats if s.user_id is not None}
@@ -129,17 +131,17 @@ def match_cancel(*, match_id: int, user: AbstractBaseUser) -> Match:
     with transaction.atomic():
         match, seats = _locked(match_id)
         if match.created_by_id != user.pk:
-            raise Rejected("Only the person who created this match may cancel it.", status=403)
+            raise Rejected(_("Only the person who created this match may cancel it."), status=403)
         if match.status == Match.Status.ACTIVE:
             raise Rejected(
-                "This match has begun, so it can no longer be cancelled; you may resign.",
+                _("This match has begun, so it can no longer be cancelled; you may resign."),
                 status=409,
             )
         if match.status != Match.Status.WAITING:
             raise Rejected(_over_message(match), status=409)
         if match.quick and any(s.user_id not in (None, user.pk) for s in seats):
             raise Rejected(
-                "Others sit at this table, so it stays for them: leave it instead.", status=409
+                _("Others sit at this table, so it stays for them: leave it instead."), status=409
             )
         match.status = Match.Status.CANCELLED
         match_bump(match=match, fields=["status"])
@@ -159,14 +161,14 @@ def match_leave(*, match_id: int, user: AbstractBaseUser) -> Match:
         if seat is None:
             raise Rejected(NOT_SEATED, status=403)
         if match.status == Match.Status.ACTIVE:
-            raise Rejected("This match has begun: you may resign instead.", status=409)
+            raise Rejected(_("This match has begun: you may resign instead."), status=409)
         if match.status != Match.Status.WAITING:
             raise Rejected(_over_message(match), status=409)
         fields: list[str] = []
         if match.created_by_id == user.pk:
             others = [s for s in seats if s.user_id not in (None, user.pk)]
             if not (match.quick and others):
-                raise Rejected("You created this match: cancel it instead.", status=409)
+                raise Rejected(_("You created this match: cancel it instead."), status=409)
             # Play now's table stays for the others (docs/quick-match.md): the person seated
             # longest holds it from now on, as its creator.
             match.created_by_id = min(others, key=lambda s: (s.joined_at, s.index)).user_id

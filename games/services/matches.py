@@ -9,6 +9,8 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.selectors.relations import blocked_with_any
 from games.engines import Engine, get_engine, records
@@ -26,7 +28,9 @@ from games.services.invitation_seats import invitation_mark_accepted, invitation
 
 # A seat refused across a block (docs/accounts.md, "Friends and blocks"), whichever way it is
 # asked for (a free seat, an invitation, a rematch): the words never say who blocked whom.
-ACROSS_A_BLOCK = "A block stands between you and someone at this table: you cannot sit at it."
+ACROSS_A_BLOCK = gettext_lazy(
+    "A block stands between you and someone at this table: you cannot sit at it."
+)
 
 
 def seat_across_a_block(match: Match, seats: Sequence[Seat], user_id: int) -> bool:
@@ -86,19 +90,23 @@ def match_create(
     options = dict(options or {})
     bots = dict(bots or {})
     if "dealer" in options:
-        raise Rejected("The dealer is drawn from the seed, not chosen.", status=400)
+        raise Rejected(_("The dealer is drawn from the seed, not chosen."), status=400)
     if deadline_days is not None and deadline_days not in dict(DEADLINE_CHOICES):
-        raise Rejected("A turn deadline is 1, 3 or 7 days, or none.", status=400)
+        raise Rejected(_("A turn deadline is 1, 3 or 7 days, or none."), status=400)
     for index, level in bots.items():
         if not 0 <= index < num_players:
-            raise Rejected(f"There is no seat {index + 1} at a table of {num_players}.", 400)
+            raise Rejected(
+                _("There is no seat %(seat)d at a table of %(seats)d.")
+                % {"seat": index + 1, "seats": num_players},
+                400,
+            )
         if level not in BotLevel.values:
-            raise Rejected(f"There is no {level!r} bot.", status=400)
+            raise Rejected(_("There is no %(level)r bot.") % {"level": level}, status=400)
     if dealer is not None:
         options["dealer"] = dealer % num_players
     free = [i for i in range(num_players) if i not in bots]
     if creator_plays and not free:
-        raise Rejected("Leave a seat for yourself, or choose to watch.", status=400)
+        raise Rejected(_("Leave a seat for yourself, or choose to watch."), status=400)
     with transaction.atomic():
         match = Match(
             game=game,
@@ -166,9 +174,11 @@ def match_join(*, match: Match, user: AbstractBaseUser) -> Seat:
         if held is not None:
             return held
         if locked.status == Match.Status.CANCELLED:
-            raise JoinRejected("This match was cancelled by its creator.", status=409)
+            raise JoinRejected(_("This match was cancelled by its creator."), status=409)
         if locked.status != Match.Status.WAITING:
-            raise JoinRejected("This match has already started: every seat is taken.", status=409)
+            raise JoinRejected(
+                _("This match has already started: every seat is taken."), status=409
+            )
         taken = {s.index for s in seats}
         # A seat a person is invited to is theirs until they answer (docs/invitations.md);
         # the invited person joining by the link takes it, as an accept.
@@ -178,9 +188,9 @@ def match_join(*, match: Match, user: AbstractBaseUser) -> Seat:
             i for i in range(locked.num_players) if i not in taken and i not in reserved
         ]
         if not free and reserved:
-            raise JoinRejected("The free seats are held for the people invited.", status=409)
+            raise JoinRejected(_("The free seats are held for the people invited."), status=409)
         if not free:
-            raise JoinRejected("Every seat at this table is taken.", status=409)
+            raise JoinRejected(_("Every seat at this table is taken."), status=409)
         if seat_across_a_block(locked, seats, user.pk):
             raise JoinRejected(ACROSS_A_BLOCK, status=403)
         try:
@@ -189,7 +199,7 @@ def match_join(*, match: Match, user: AbstractBaseUser) -> Seat:
         except IntegrityError as exc:
             # PostgreSQL's row lock (or SQLite's write lock taken at BEGIN) makes this a race
             # that cannot happen; should it, the person gets a 409 and nothing changes.
-            raise JoinRejected("That seat was just taken; try again.", status=409) from exc
+            raise JoinRejected(_("That seat was just taken; try again."), status=409) from exc
         if mine:
             invitation_mark_accepted(match_id=locked.pk, user_id=user.pk)
         # Taking a held seat accepts its invitation: it leaves the person's notices and badge.
@@ -211,10 +221,10 @@ def match_start(*, match: Match) -> Match:
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
         if locked.status != Match.Status.WAITING:
-            raise Rejected("This match has already started.", status=409)
+            raise Rejected(_("This match has already started."), status=409)
         seats = seats_of(locked)
         if len(seats) != locked.num_players:
-            raise Rejected("The match starts when every seat is taken.", status=409)
+            raise Rejected(_("The match starts when every seat is taken."), status=409)
         dealer = locked.options.get("dealer")  # a rematch's: the seat after the last dealer
         if dealer is None:
             dealer = seeded_rng(locked.seed, "dealer").randrange(locked.num_players)

@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.engines import IllegalMove, get_engine
 from games.engines.base import same_json
@@ -46,7 +47,7 @@ def _locked(match_id: int) -> tuple[Match, list[Seat]]:
         key=lambda seat: seat.index,
     )
     if not seats:
-        raise MoveRejected("You do not have a seat at this table.", status=403)
+        raise MoveRejected(_("You do not have a seat at this table."), status=403)
     match = seats[0].match
     for seat in seats:
         seat.match = match
@@ -62,10 +63,10 @@ def player_move_submit(
         locked, seats = _locked(match_id)
         seat = next((s for s in seats if s.user_id == user.pk), None)
         if seat is None:
-            raise MoveRejected("You do not have a seat at this table.", status=403)
+            raise MoveRejected(_("You do not have a seat at this table."), status=403)
         if seat.resigned_ply is not None:
             raise MoveRejected(
-                "You resigned from this match: the greedy bot plays your seat now.", status=409
+                _("You resigned from this match: the greedy bot plays your seat now."), status=409
             )
         entry = _move_play(
             match=locked, seats=seats, seat=seat, move=move, expected_version=expected_version
@@ -92,7 +93,7 @@ def move_submit(
     ``match`` refreshed to the committed row.
     """
     if seat.match_id != match.pk:
-        raise MoveRejected("You do not have a seat at this table.", status=403)
+        raise MoveRejected(_("You do not have a seat at this table."), status=403)
     with transaction.atomic():
         locked, locked_seats = _locked(match.pk)
         held = next(s for s in locked_seats if s.index == seat.index)
@@ -132,25 +133,27 @@ def _move_play(
     match row locked: check the version and the turn, apply, log, store, enqueue."""
     engine = get_engine(match.game)
     if match.status == Match.Status.WAITING:
-        raise MoveRejected("The match has not started yet.", status=409)
+        raise MoveRejected(_("The match has not started yet."), status=409)
     if match.status == Match.Status.FINISHED:
-        raise StaleVersion("The match is over.", status=409)
+        raise StaleVersion(_("The match is over."), status=409)
     if match.version != expected_version:
         raise StaleVersion(
-            "The table changed before your move arrived (another tab, or a double click); "
-            "here it is as it stands now.",
+            _(
+                "The table changed before your move arrived (another tab, or a double click); "
+                "here it is as it stands now."
+            ),
             status=409,
         )
     before = engine.load(match.state)
     legal = engine.legal_moves(before, seat.index)
     if not legal:
-        raise MoveRejected("It is not your turn.", status=409)
+        raise MoveRejected(_("It is not your turn."), status=409)
     # The engine's own spelling of the move is what is played and logged, never the client's:
     # ``{"positions": [false]}`` is not the legal ``[0]``, whatever Python's ``False == 0`` says.
     chosen = next((offered for offered in legal if same_json(offered, move)), None)
     if chosen is None:
         reason = engine.explain(before, seat.index, move)
-        raise MoveRejected(reason or "That is not one of the moves you may make now.", 422)
+        raise MoveRejected(reason or _("That is not one of the moves you may make now."), 422)
     try:
         state = engine.apply(before, seat.index, chosen)
     except IllegalMove as exc:
@@ -176,10 +179,10 @@ def match_next_round(*, match: Match, expected_version: int) -> Match:
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
         if locked.status != Match.Status.ACTIVE or locked.version != expected_version:
-            raise StaleVersion("The round was already dealt.", status=409)
+            raise StaleVersion(_("The round was already dealt."), status=409)
         before = engine.load(locked.state)
         if not engine.round_over(before):  # a game without rounds is never over a round
-            raise StaleVersion("The round is still being played.", status=409)
+            raise StaleVersion(_("The round is still being played."), status=409)
         state = engine.next_round(before)
         seats = seats_of(locked)
         entry_log(

@@ -29,9 +29,11 @@ from django.db import connection
 from django.db.models import Q
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from accounts.selectors.email_confirmation import confirmed_address
+from accounts.selectors.language import mail_language_of
 from accounts.selectors.notify import DEADLINE, TURN, unsubscribe_url, wants
 from accounts.selectors.time_zone import zone_of
 from games import queue
@@ -123,9 +125,19 @@ def notice_mail(
 ) -> EmailMultiAlternatives:
     """The mail of ``kind`` for ``user`` about ``match``: plain text and HTML, a link to the
     table, a one-click unsubscribe link and the RFC 8058 headers; its times in ``user``'s time
-    zone, named."""
+    zone, named, and its words in ``user``'s language (never the sender's)."""
+    with translation.override(mail_language_of(user.pk)):
+        return _notice_mail(user=user, match=match, kind=kind, due=due)
+
+
+def _notice_mail(
+    *, user: AbstractBaseUser, match: Match, kind: str, due: datetime | None
+) -> EmailMultiAlternatives:
     title = f"{match.get_game_display()} #{match.pk}"
-    subject = f"Your turn in {title}" if kind == TURN else f"Your move in {title} is due soon"
+    if kind == TURN:
+        subject = _("Your turn in %(title)s") % {"title": title}
+    else:
+        subject = _("Your move in %(title)s is due soon") % {"title": title}
     unsubscribe = unsubscribe_url(user.pk, kind)
     zone = zone_of(user.pk)
     context = {
@@ -161,8 +173,9 @@ def one_click_mail(
     unsubscribe: str,
 ) -> EmailMultiAlternatives:
     """A notification mail: ``template``'s ``.txt`` and ``.html`` rendered in the reader's
-    ``zone``, to their confirmed ``address``, with the one-click ``unsubscribe`` link's RFC 8058
-    headers. Every kind of notification mail (turn, reminder, invitation) is built here."""
+    ``zone`` (and in the language active, which the caller sets to the reader's), to their
+    confirmed ``address``, with the one-click ``unsubscribe`` link's RFC 8058 headers.
+    Every kind of notification mail (turn, reminder, invitation) is built here."""
     with timezone.override(zone):
         body = render_to_string(f"{template}.txt", context)
         html = render_to_string(f"{template}.html", context)

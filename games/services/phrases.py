@@ -10,17 +10,25 @@ import datetime
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.functional import lazy
+from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext as _
 
 from games.models import Match, Seat, TablePhrase
 from games.phrases import PHRASES_PER_MINUTE, game_phrases
 from games.services._store import match_shown
 from games.services.errors import Rejected
 
-NOT_SEATED = "Only the people seated at this table may say something there."
-NOT_ON_LIST = "That is not one of this table's phrases."
-NOT_NOW = "Phrases are said at a table in play or just finished."
-TOO_MANY = f"At most {PHRASES_PER_MINUTE} phrases a minute: wait a moment."
-REPEATED = "You said that just now: say something else first."
+NOT_SEATED = gettext_lazy("Only the people seated at this table may say something there.")
+NOT_ON_LIST = gettext_lazy("That is not one of this table's phrases.")
+NOT_NOW = gettext_lazy("Phrases are said at a table in play or just finished.")
+# Worded when read, in the reader's language.
+TOO_MANY = lazy(
+    lambda: gettext("At most %(count)d phrases a minute: wait a moment.")
+    % {"count": PHRASES_PER_MINUTE},
+    str,
+)()
+REPEATED = gettext_lazy("You said that just now: say something else first.")
 
 
 def phrase_say(*, match_id: int, user: AbstractBaseUser, key: str) -> TablePhrase:
@@ -35,7 +43,7 @@ def phrase_say(*, match_id: int, user: AbstractBaseUser, key: str) -> TablePhras
             .first()
         )
         if match is None:
-            raise Rejected("There is no such match.", status=404)
+            raise Rejected(_("There is no such match."), status=404)
         seat = Seat.objects.filter(match_id=match_id, user_id=user.pk).only("index").first()
         if seat is None:
             raise Rejected(NOT_SEATED, status=403)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from games.engines import get_engine
 from games.models import BotLevel, Match
@@ -39,7 +40,7 @@ def practice_start(*, game: str, user: AbstractBaseUser) -> Match:
     try:
         get_engine(game)
     except KeyError as exc:
-        raise Rejected("There is no such game.", status=404) from exc
+        raise Rejected(_("There is no such game."), status=404) from exc
     running = practice_running(game=game, user_id=user.pk)
     if running is not None:
         return running

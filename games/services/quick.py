@@ -18,6 +18,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.engines import get_engine
 from games.models import BOT_FILL_CHOICES, DEADLINE_CHOICES, BotLevel, Match, Seat
@@ -50,14 +51,17 @@ def quick_choice_check(choice: QuickChoice, bot_fill_hours: int | None) -> None:
         raise Rejected(str(exc.args[0]), status=400) from exc
     if choice.seats is not None and not engine.min_players <= choice.seats <= engine.max_players:
         raise Rejected(
-            f"{engine.title} seats {engine.min_players} to {engine.max_players} players.",
+            _("%(game)s seats %(least)d to %(most)d players.")
+            % {"game": engine.title, "least": engine.min_players, "most": engine.max_players},
             status=400,
         )
     if choice.deadline_days is not None and choice.deadline_days not in dict(DEADLINE_CHOICES):
-        raise Rejected("A turn deadline is 1, 3 or 7 days, or none.", status=400)
+        raise Rejected(_("A turn deadline is 1, 3 or 7 days, or none."), status=400)
     if bot_fill_hours is not None and bot_fill_hours not in dict(BOT_FILL_CHOICES):
-        hours = ", ".join(str(h) for h, _ in BOT_FILL_CHOICES)
-        raise Rejected(f"A bot fills the open seats after {hours} hours, or never.", 400)
+        hours = ", ".join(str(h) for h, _label in BOT_FILL_CHOICES)
+        raise Rejected(
+            _("A bot fills the open seats after %(hours)s hours, or never.") % {"hours": hours}, 400
+        )
 
 
 def quick_match_play(

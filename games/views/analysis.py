@@ -16,6 +16,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 from django_ratelimit.core import get_usage
 
@@ -47,10 +48,10 @@ LIMIT_MESSAGE = "You have asked for a lot of analyses lately. Try again in about
 def match_analysis(request: HttpRequest, pk: int) -> HttpResponse:
     match, seats = visible_match(request, pk)
     if match.status == Match.Status.CANCELLED:
-        messages.info(request, "There is nothing to analyse: the match was cancelled.")
+        messages.info(request, _("There is nothing to analyse: the match was cancelled."))
         return redirect("match_detail", pk=match.pk)
     if match.status == Match.Status.WAITING:
-        messages.info(request, "There is nothing to analyse until the match begins.")
+        messages.info(request, _("There is nothing to analyse until the match begins."))
         return redirect("match_detail", pk=match.pk)
     if request.method == "POST":
         return _request(request, match, seats)
@@ -83,7 +84,9 @@ def _request(request: HttpRequest, match: Match, seats: list[Seat]) -> HttpRespo
     if request.htmx:
         return render(request, PANEL, analysis_context(request, match, seats, analysis))
     if analysis.status != AnalysisStatus.DONE:
-        messages.success(request, "The analysis has started; this page shows how far it has got.")
+        messages.success(
+            request, _("The analysis has started; this page shows how far it has got.")
+        )
     return redirect(f"{reverse('match_replay', args=[match.pk])}#analysis")
 
 

@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.engines import registered
@@ -93,11 +94,11 @@ def match_new(request: HttpRequest) -> HttpResponse:
             form.add_error(None, exc.message)
         else:
             if match.status != Match.Status.WAITING:
-                messages.success(request, "Match created: every seat is taken, so it has begun.")
+                messages.success(request, _("Match created: every seat is taken, so it has begun."))
             elif form.challenged_names():
-                messages.success(request, "Match created: the people you challenged are asked.")
+                messages.success(request, _("Match created: the people you challenged are asked."))
             else:
-                messages.success(request, "Match created: send the invite link to your friends.")
+                messages.success(request, _("Match created: send the invite link to your friends."))
             return redirect("match_detail", pk=match.pk)
     status = 400 if request.method == "POST" else 200
     context = {"form": form, "candidates": challenge_candidates(request.user.pk)}
@@ -175,5 +176,5 @@ def _join(request: HttpRequest, match: Match, *, refused_to: str | None = None) 
         if refused_to is not None:
             return redirect(refused_to)
     else:
-        messages.success(request, f"You sit at seat {seat.index + 1}.")
+        messages.success(request, _("You sit at seat %(seat)d.") % {"seat": seat.index + 1})
     return redirect("match_detail", pk=match.pk)

@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_GET
 
 from games.models import Match
-from games.presentation.names import seat_names
+from games.presentation.names import record_seat_names
 from games.selectors import seat_of
 from games.selectors.facts import seat_facts
 from games.selectors.records import match_record
@@ -22,7 +22,7 @@ def match_record_json(request: HttpRequest, pk: int) -> HttpResponse:
     seat's (or a spectator's) version while it runs; a private match of others is a 404.
     ``?download=1`` offers it as a file."""
     match, seats = visible_match(request, pk)
-    names = seat_names(match.num_players, seat_facts(seats))
+    names = record_seat_names(match.num_players, seat_facts(seats))
     record = match_record(
         match=match, seats=seats, names=names, viewer_seat=seat_of(seats, request.user)
     )

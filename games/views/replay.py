@@ -15,6 +15,8 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_htmx.http import push_url
 
@@ -39,10 +41,10 @@ FRAME_PARTIAL = "games/replay.html#frame"
 def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
     match, seats = visible_match(request, pk)
     if match.status == Match.Status.CANCELLED:
-        messages.info(request, "There is nothing to replay: the match was cancelled.")
+        messages.info(request, _("There is nothing to replay: the match was cancelled."))
         return redirect("match_detail", pk=match.pk)
     if match.status == Match.Status.WAITING:
-        messages.info(request, "There is nothing to replay until the match begins.")
+        messages.info(request, _("There is nothing to replay until the match begins."))
         return redirect("match_detail", pk=match.pk)
     viewer = seat_of(seats, request.user)
     allowed = replay_perspectives(match=match, viewer=viewer)
@@ -104,8 +106,10 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
     context = frame_context()
     context |= analysis_context(request, match, seats, analysis)
     report = context["analysis_report"]
-    # The move list is kept per analysis too: its marks appear once the analysis is done.
-    context["analysis_key"] = f"a{analysis.pk}" if report is not None else "-"
+    # The move list is kept per analysis too (its marks appear once the analysis is done) and
+    # per language (its words are the reader's: docs/translation.md).
+    analysed = f"a{analysis.pk}" if report is not None else "-"
+    context["analysis_key"] = f"{analysed}:{translation.get_language()}"
     # The table phrases this viewer may see through this perspective (none and no query for a
     # match without phrases): the seats' to a seat's eyes, to a spectator's where allowed.
     phrases = phrases_visible(

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import caches
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.models import NotificationSettings
 from accounts.selectors.relations import blocked_ids
@@ -66,6 +66,7 @@ def watcher_table_key(match: Match, viewer_id: int) -> str:
         match.status,
         match.rating_status,
         timezone.get_current_timezone_name(),
+        translation.get_language(),
         _phrase_filter(match, viewer_id),
     ]
     if match.status == Match.Status.ACTIVE and match.deadline_at is not None:
@@ -76,8 +77,8 @@ def watcher_table_key(match: Match, viewer_id: int) -> str:
 def watcher_frame_key(match: Match, *, ply: int, perspective: str, analysis: str, host: str) -> str:
     """The cache key of a replay frame as every non-member sees it: the match at its version,
     the position and perspective, the analysis' state (its marks appear once it is done) and
-    the address the frame's share link prints (``host``: scheme and host). Nothing of the
-    reader's is in a spectator's frame."""
+    the address the frame's share link prints (``host``: scheme and host) and the language it
+    is worded in. Nothing else of the reader's is in a spectator's frame."""
     parts: list[object] = [
         match.pk,
         match.created_at.timestamp(),
@@ -88,6 +89,7 @@ def watcher_frame_key(match: Match, *, ply: int, perspective: str, analysis: str
         perspective,
         analysis,
         host,
+        translation.get_language(),
     ]
     return "parlour:frame:" + ":".join(str(p) for p in parts)
 

@@ -12,9 +12,9 @@ sends it (anonymous, a seat, an outsider, staff), with CSRF checks enforced or n
 Each example runs in a savepoint that is rolled back afterwards, so every example starts from
 the same world and a failure shrinks to one reproducible request. Before and after, the rows a
 request could change are read (matches with version and snapshot, seats, the move log, users,
-ratings, notices, notification settings, time zones, admin log); the answer must be below 500,
-and when it is a refusal (a 4xx, or a redirect to a sign-in page) the rows must be exactly as
-before.
+ratings, notices, notification settings, time zones, languages, admin log); the answer must be
+below 500, and when it is a refusal (a 4xx, or a redirect to a sign-in page) the rows must be
+exactly as before.
 
 What the strategies leave out, because no real server could deliver it to Django: header values
 outside latin-1 (a WSGI server decodes header bytes as latin-1; text here is encoded as UTF-8
@@ -64,6 +64,7 @@ from accounts.models import (
     DataExport,
     Follow,
     Holiday,
+    LanguageSetting,
     NameChange,
     NotificationSettings,
     PendingEmail,
@@ -138,6 +139,8 @@ SITE_ROUTES: dict[str, dict[str, str]] = {
     "notification_settings": {},
     "account": {},
     "time_zone": {},
+    "language": {},  # the account page's choice (docs/translation.md)
+    "set_language": {},  # the footer's switch, for anyone
     "holiday_go": {},
     "holiday_return": {},
     "account_close": {},
@@ -644,6 +647,7 @@ FORM_KEYS = [
     "email_deadline",
     "zone",
     "time_zone",
+    "language",
     "new_name",
     "current",
     "form",
@@ -933,6 +937,7 @@ def rows_snapshot() -> tuple[Any, ...]:
         list(MatchNotice.objects.order_by("pk").values_list()),
         list(NotificationSettings.objects.order_by("pk").values_list()),
         list(TimeZoneSetting.objects.order_by("pk").values_list("pk", "user_id", "zone")),
+        list(LanguageSetting.objects.order_by("pk").values_list("pk", "user_id", "language")),
         list(Holiday.objects.order_by("pk").values_list()),
         list(PendingEmail.objects.order_by("pk").values_list()),
         list(NameChange.objects.order_by("pk").values_list()),

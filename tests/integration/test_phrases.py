@@ -150,7 +150,7 @@ def test_refusals_answer_the_table_with_the_message(ann, bea, ann_client, htmx):
     _say(ann_client, match, "oops")
     again = _say(ann_client, match, "oops", htmx=htmx)
     assert again.status_code == 409
-    assert REPEATED in again.content.decode()
+    assert str(REPEATED) in again.content.decode()
     garbage = _say(ann_client, match, "x" * 500, htmx=htmx)
     assert garbage.status_code == 400
     assert "Pick one of the table&#x27;s phrases." in garbage.content.decode()
@@ -183,7 +183,7 @@ def test_outsiders_get_404_on_a_private_match_and_403_on_a_public_one(ann, bea, 
     assert _say(cal_client, private, "good_luck").status_code == 404
     public = factories.match_make(players=[ann, bea], seed=3)
     refused = _say(cal_client, public, "good_luck")
-    assert refused.status_code == 403 and NOT_SEATED in refused.content.decode()
+    assert refused.status_code == 403 and str(NOT_SEATED) in refused.content.decode()
     assert TablePhrase.objects.count() == 0
 
 
