@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "core",  # the platform: middlewares, error views, brokers, the backup command
     "accounts",
     "games",
+    "competitions",  # leagues above the games (docs/competitions.md)
 ]
 
 MIDDLEWARE = [
