@@ -7,7 +7,8 @@ seat they tied with (so at two seats a win is 2, a draw 1, a loss 0; at three, f
 A *forfeit* (a table at which the deadline bot made a move for the person's seat) and a seat
 the person resigned (withdrawing resigns their running tables) score nothing; the others at the
 table keep the points the game gave them. Order: points, then tables won (ranked first, alone or
-tied), then fewer forfeits; people equal on all three share the place. Withdrawn people are
+tied), then fewer forfeits; people equal on all three share the place (listed in the
+draw's order). Withdrawn people are
 listed after everyone still playing, without a place.
 """
 
@@ -60,6 +61,7 @@ def circle_standings(
     finished table's person seats, in seat order; seats of people not among ``people`` are
     ignored), ``withdrawn`` (people withdrawn: listed last, no place)."""
     rows = {person: StandingRow(user=person) for person in people}
+    drawn = {person: position for position, person in enumerate(rows)}
     gone = set(withdrawn)
     for table in tables:
         ranks = [s.rank for s in table]
@@ -78,7 +80,8 @@ def circle_standings(
     for row in rows.values():
         row.withdrawn = row.user in gone
         row.key = (-row.points, -row.won, row.forfeits)
-    ordered = sorted(rows.values(), key=lambda r: (r.withdrawn, r.key, str(r.user)))
+    # Equal rows keep the draw's order (labels): the page and the verifier list them alike.
+    ordered = sorted(rows.values(), key=lambda r: (r.withdrawn, r.key, drawn[r.user]))
     previous: StandingRow | None = None
     for position, row in enumerate(ordered, start=1):
         if row.withdrawn:

@@ -13,6 +13,7 @@ urlpatterns = [
     path("players/", include(player_urlpatterns)),
     path("friends/", friends_page, name="friends"),
     path("live/", live_stream, name="live_stream"),
+    path("leagues/", include("competitions.urls")),  # docs/competitions.md
     # The installable app: both at the root, the worker's scope being the path it is served at.
     path("manifest.webmanifest", app_shell.manifest, name="web_manifest"),
     path("sw.js", app_shell.service_worker, name="service_worker"),
