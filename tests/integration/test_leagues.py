@@ -16,7 +16,6 @@ from competitions.league_standings import forfeit_counts, league_standings
 from competitions.league_sweep import league_tend, leagues_sweep
 from competitions.models import Entry, Event, EventTable
 from competitions.schedules import league_schedule
-from games.engines import get_engine
 from games.models import Match, Move, Rating, Seat
 from games.services.play_out import match_play_out
 from tests import factories
