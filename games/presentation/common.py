@@ -198,6 +198,7 @@ AUTO_NOTES = {
     "deadline": "The greedy bot played for {name} (turn deadline passed).",
     "vote_closed": "{name}\u2019s missing vote was counted as accepting (the vote closed).",
     "resigned": "The greedy bot played for {name} ({name} resigned).",
+    "played_out": "The greedy bot played for {name} (the league's last day came).",
 }
 
 # A resignation is the site's entry, not the engine's (docs/leaving.md): its one event is
