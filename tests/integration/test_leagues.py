@@ -173,6 +173,10 @@ def test_play_out_finishes_through_the_move_funnel_and_the_record_verifies():
         Move.Auto.PLAYED_OUT
     }
     factories.assert_replays(match)
+    seated = match.seats.get(index=0).user
+    page = factories.client_for(seated).get(f"/matches/{match.pk}/")
+    assert page.status_code == 200
+    assert "(the league&#x27;s last day came)" in page.content.decode()
 
 
 def test_a_deadline_move_is_a_forfeit_and_too_many_withdraw_the_person():
