@@ -42,12 +42,11 @@ def terms_line(event: Event) -> str:
     each = schedule.tables_each
     meets = "once" if schedule.meetings == 1 else f"{schedule.meetings} times"
     holidays = "holidays allowed" if event.holidays else "no holidays: the deadline always runs"
-    day = "day" if event.deadline_days == 1 else "days"
     return (
         f"{get_engine(event.game).title} at tables of {event.seats}, in circles of "
         f"{event.circle_size}: each person plays {each} tables, at most "
         f"{event.open_tables_most} at once, and meets everyone in their circle {meets}. "
-        f"A {event.deadline_days}-{day} turn deadline, {holidays}. "
+        f"A {event.deadline_days}-day turn deadline, {holidays}. "
         f"{event.absences_most} forfeits and you are withdrawn."
     )
 

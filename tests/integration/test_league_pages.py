@@ -205,3 +205,52 @@ def test_the_standings_page_costs_the_same_statements_for_1000_people_as_for_10(
         pages.append((len(queries), answer.content.decode()))
     assert pages[0][0] == pages[1][0], [q for q, _ in pages]
     assert len(re.findall(r"<h3>Circle ", pages[1][1])) == 200
+
+
+def test_a_league_with_a_person_who_never_moves_ends_on_its_day_and_the_verifier_agrees(
+    tmp_path,
+):
+    """The issue's end-to-end case, with the real services (the deadline bot, the sweep, the
+    play-out) and time passed to them instead of waited for: one person never moves, the
+    deadline bot plays their turns, their forfeits withdraw them, the league ends on its stated
+    day, and the offline verifier recomputes the standings from the downloaded record."""
+    import random
+
+    from tests.integration.league_helpers import let_deadline_pass, play_turn
+
+    event = league_make(circle_size=5, open_most=2, absences_most=2)
+    users = people("nm", 5)
+    for user in users:
+        league_enter(event_id=event.pk, user=user)
+    event.refresh_from_db()
+    absent = event.draw[0][0]
+    stated = event.ends_at
+    rng = random.Random(36)
+    for _ in range(6):  # a few rounds of play and sweeps, well before the end
+        for match in Match.objects.filter(event_table__event=event, status="active"):
+            for _ in range(8):
+                match.refresh_from_db()
+                if match.status != "active" or not match.awaiting:
+                    break
+                seat = match.seats.get(index=match.awaiting[0])
+                if seat.user_id == absent and seat.resigned_ply is None:
+                    let_deadline_pass(match)
+                elif seat.resigned_ply is None:
+                    play_turn(match, rng)
+                else:
+                    break
+        leagues_sweep()
+    entry = Entry.objects.get(event=event, user_id=absent)
+    assert entry.withdrawn == Entry.Withdrawn.ABSENT
+    leagues_sweep(now=stated)
+    event.refresh_from_db()
+    assert (event.status, event.finished_at) == (Event.Status.FINISHED, stated)
+    assert not Match.objects.filter(event_table__event=event, status="active").exists()
+    answer = factories.client_for(users[1]).get(f"/leagues/{event.pk}/record.json")
+    path = tmp_path / "league.json"
+    path.write_bytes(answer.content)
+    assert main([str(path)]) == 0
+    record = json.loads(answer.content)
+    absent_name = get_user_model().objects.get(pk=absent).username
+    [row] = [r for r in record["standings"][0] if r["username"] == absent_name]
+    assert row["withdrawn"] and row["place"] is None and row["forfeits"] >= 2
