@@ -49,7 +49,9 @@ def test_two_people_for_the_last_place_one_enters_and_the_league_starts_once():
 
 def test_an_entry_against_the_start_is_either_drawn_or_refused():
     for round_ in range(3):
-        event = league_make(circle_size=3, starts_at=timezone.now() + dt.timedelta(hours=1))
+        event = league_make(
+            circle_size=3, circles=2, starts_at=timezone.now() + dt.timedelta(hours=1)
+        )
         for user in people(f"st{round_}-", 3):
             league_enter(event_id=event.pk, user=user)
         late = factories.user_make(f"late{round_}")
