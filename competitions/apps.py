@@ -1,6 +1,6 @@
-"""The competitions' app: at start-up, connects the ladder to what games and accounts tell it
-(a match finishing, an account closing or being deleted), and adds the ladder's notices to
-the notices page and the badge."""
+"""The competitions' app: at start-up, connects the ladder and the leagues to what games and
+accounts tell them (a match finishing, an account closing or being deleted), and adds the
+ladder's notices to the notices page and the badge."""
 
 from __future__ import annotations
 
@@ -14,6 +14,12 @@ class CompetitionsConfig(AppConfig):
     def ready(self) -> None:
         from accounts.selectors import notify
         from accounts.signals import account_closing, account_leaving, export_sections
+        from competitions.league_entries import (
+            account_closing_receiver as league_closing_receiver,
+        )
+        from competitions.league_entries import (
+            account_leaving_receiver as league_leaving_receiver,
+        )
         from competitions.presentation.ladder import ladder_notice_lines
         from competitions.selectors.ladder import ladder_notices, ladder_notices_count
         from competitions.services.ladder import (
@@ -28,6 +34,8 @@ class CompetitionsConfig(AppConfig):
         match_finished.connect(match_finished_receiver, dispatch_uid="competitions.ladder_result")
         account_closing.connect(account_closing_receiver, dispatch_uid="competitions.ladder_close")
         account_leaving.connect(account_leaving_receiver, dispatch_uid="competitions.ladder_leave")
+        account_closing.connect(league_closing_receiver, dispatch_uid="competitions.leagues_close")
+        account_leaving.connect(league_leaving_receiver, dispatch_uid="competitions.leagues_leave")
         export_sections.connect(export_sections_receiver, dispatch_uid="competitions.ladder_export")
         # The notices page and the badge: a ladder result that moved the person.
         notice_source_add(

@@ -1,11 +1,21 @@
-"""The competitions' URLs under ``/ladder/`` (docs/competitions.md), included by config/urls.py."""
+"""The competitions' URLs (docs/competitions.md), included at the site's root by config/urls.py:
+the leagues under ``/leagues/``, the ladder under ``/ladder/``."""
 
-from django.urls import path
+from django.urls import path, register_converter
 
-from competitions.views import ladder
+from competitions.views import ladder, leagues
 from games import converters  # noqa: F401 - registers match_id
+from games.converters import MatchIdConverter
+
+# A league's id, like a match's: digits within the key column's range, else the resolver's 404.
+register_converter(MatchIdConverter, "event_id")
 
 urlpatterns = [
+    path("leagues/", leagues.league_list, name="league_list"),
+    path("leagues/<event_id:pk>/", leagues.league_detail, name="league_detail"),
+    path("leagues/<event_id:pk>/enter/", leagues.league_enter_view, name="league_enter"),
+    path("leagues/<event_id:pk>/withdraw/", leagues.league_withdraw_view, name="league_withdraw"),
+    path("leagues/<event_id:pk>/record.json", leagues.league_record_json, name="league_record"),
     path("ladder/", ladder.ladder_index, name="ladder_index"),
     path("ladder/<slug:game>/", ladder.ladder_page, name="ladder"),
     path("ladder/<slug:game>/history/", ladder.ladder_history_page, name="ladder_history"),

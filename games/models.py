@@ -276,6 +276,9 @@ class Move(models.Model):
         DEADLINE = "deadline", "Turn deadline passed"
         VOTE_CLOSED = "vote_closed", "Challenge vote closed"
         RESIGNED = "resigned", "The seat's person resigned"
+        # An event's last day came (a league, docs/competitions.md): the bots played the match
+        # to its end in every seat, so the event ended on the day it said it would.
+        PLAYED_OUT = "played_out", "Played out by the bots at the event's end"
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
     ply = models.PositiveIntegerField()

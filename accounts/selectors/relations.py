@@ -130,3 +130,14 @@ def pair_facts(viewer_id: int, other_id: int) -> PairFacts:
         return PairFacts(False, False, False, False, Who.ANYONE)
     following, followed_by, by_viewer, by_them, who = found
     return PairFacts(following, followed_by, by_viewer, by_them, who or Who.ANYONE)
+
+
+def blocked_pairs_among(user_ids: set[int]) -> set[frozenset[int]]:
+    """Every pair of ``user_ids`` a block stands between, whichever made it (one query, however
+    many people: a league's pairing reads its people's blocks at once)."""
+    if not user_ids:
+        return set()
+    pairs = Block.objects.filter(blocker_id__in=user_ids, blocked_id__in=user_ids).values_list(
+        "blocker_id", "blocked_id"
+    )
+    return {frozenset(pair) for pair in pairs}

@@ -1,4 +1,5 @@
-"""The competitions' rows, one module a competition (the ladder: ``competitions.models.ladder``)."""
+"""The competitions' rows, one module a kind of competition (the ladder: ``ladder``; leagues:
+``leagues``)."""
 
 from competitions.models.ladder import (
     Ladder,
@@ -7,5 +8,15 @@ from competitions.models.ladder import (
     LadderNotice,
     LadderRung,
 )
+from competitions.models.leagues import Entry, Event, EventTable
 
-__all__ = ["Ladder", "LadderChallenge", "LadderEvent", "LadderNotice", "LadderRung"]
+__all__ = [
+    "Entry",
+    "Event",
+    "EventTable",
+    "Ladder",
+    "LadderChallenge",
+    "LadderEvent",
+    "LadderNotice",
+    "LadderRung",
+]

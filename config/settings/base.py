@@ -59,7 +59,7 @@ INSTALLED_APPS = [
     "core",  # the platform: middlewares, error views, brokers, the backup command
     "accounts",
     "games",
-    "competitions",  # above games: the ladder (docs/competitions.md)
+    "competitions",  # above games: leagues and the ladder (docs/competitions.md)
 ]
 
 MIDDLEWARE = [

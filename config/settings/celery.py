@@ -11,6 +11,7 @@ from config.settings.base import DATA_DIR
 from config.settings.games import (
     PARLOUR_DEADLINE_EVERY,
     PARLOUR_INVITATIONS_EVERY,
+    PARLOUR_LEAGUE_EVERY,
     PARLOUR_RATINGS_EVERY,
     PARLOUR_SWEEP_EVERY,
 )
@@ -104,6 +105,12 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "games.quick_bot_fill",
         "schedule": PARLOUR_DEADLINE_EVERY,
         "options": {"expires": PARLOUR_DEADLINE_EVERY},
+    },
+    # Leagues: open tables, withdraw the absent, end each league on its day (docs/competitions.md).
+    "leagues-sweep": {
+        "task": "competitions.leagues_sweep",
+        "schedule": PARLOUR_LEAGUE_EVERY,
+        "options": {"expires": PARLOUR_LEAGUE_EVERY},
     },
     "ratings-update": {
         "task": "games.ratings_update",

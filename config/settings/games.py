@@ -21,6 +21,11 @@ PARLOUR_INVITATIONS_EVERY = float(os.environ.get("PARLOUR_INVITATIONS_EVERY", "3
 # often as the deadline check.
 PARLOUR_SWEEP_EVERY = float(os.environ.get("PARLOUR_SWEEP_EVERY", "30"))
 PARLOUR_DEADLINE_EVERY = float(os.environ.get("PARLOUR_DEADLINE_EVERY", "60"))
+# Leagues (docs/competitions.md): how often beat opens tables, counts absences and ends leagues
+# on their day (seconds), and how many turn deadlines a league table is given before the bots
+# finish it (its allowance, which also sets a league's end date).
+PARLOUR_LEAGUE_EVERY = float(os.environ.get("PARLOUR_LEAGUE_EVERY", "60"))
+PARLOUR_LEAGUE_TABLE_SPANS = int(os.environ.get("PARLOUR_LEAGUE_TABLE_SPANS", "6"))
 # How often beat runs the rating sweeper, which rates finished matches left pending (seconds).
 PARLOUR_RATINGS_EVERY = float(os.environ.get("PARLOUR_RATINGS_EVERY", "60"))
 # The strong bot's thinking time per decision, in milliseconds.

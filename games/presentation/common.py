@@ -277,6 +277,7 @@ AUTO_NOTES = {
         "%(name)s’s missing vote was counted as accepting (the vote closed)."
     ),
     "resigned": gettext_lazy("The greedy bot played for %(name)s (%(name)s resigned)."),
+    "played_out": gettext_lazy("The greedy bot played for %(name)s (the table's time ran out)."),
 }
 
 # A resignation is the site's entry, not the engine's (docs/leaving.md): its one event is

@@ -15,7 +15,8 @@ One module a job: ``matches`` (create, join, start), ``moves`` (a move, the next
 reminders), ``holidays`` (going away and coming back, docs/accounts.md), ``invitations``
 (challenges by name and rematch offers: make, accept, decline, expire; docs/invitations.md) with
 ``invitation_seats`` (the seats they hold) and ``invitation_mail``, ``phrases`` (a word at the
-table, docs/phrases.md), ``quick`` (Play now, docs/quick-match.md), ``practice`` (the first
+table, docs/phrases.md), ``quick`` (Play now, docs/quick-match.md), ``play_out`` (an event's
+end: the bots finish a running match, docs/competitions.md), ``practice`` (the first
 match after the lessons) and ``hints`` (a seat's hints on or off; docs/lessons.md), and
 ``_store`` (the one write of a new state that all of them share).
 """

@@ -221,6 +221,12 @@ def _deadline(*, engine: Engine, match: Match, state: Any, previous: Any) -> Any
     return None
 
 
+def start_deadline(*, engine: Engine, match: Match, state: Any) -> Any:
+    """When the first awaited move of a match dealt as ``state`` falls due (``None``: never),
+    for a start written outside ``state_store`` (``matches_start_seated``, in bulk)."""
+    return _deadline(engine=engine, match=match, state=state, previous=None)
+
+
 def due_work_enqueue(
     *, match: Match, engine: Engine, state: Any, window: bool, seats: Sequence[Seat]
 ) -> None:

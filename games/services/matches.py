@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -19,12 +20,15 @@ from games.models import DEADLINE_CHOICES, BotLevel, Match, Seat
 from games.services._store import (
     due_work_enqueue,
     match_bump,
+    match_changed,
     refresh,
     seats_of,
+    start_deadline,
     state_store,
 )
 from games.services.errors import JoinRejected, Rejected
 from games.services.invitation_seats import invitation_mark_accepted, invitations_reserved
+from games.services.notifications import turn_mails_enqueue
 
 # A seat refused across a block (docs/accounts.md, "Friends and blocks"), whichever way it is
 # asked for (a free seat, an invitation, a rematch): the words never say who blocked whom.
@@ -160,6 +164,85 @@ def _dealer_for_first(
         if engine.awaiting(dealt) == [seat]:
             return chosen
     return options
+
+
+@dataclass(frozen=True)
+class SeatedTable:
+    """A table whose people are known before it exists: their user ids in seat order."""
+
+    user_ids: tuple[int, ...]
+
+
+def matches_start_seated(
+    *,
+    game: str,
+    tables: Sequence[SeatedTable],
+    deadline_days: int | None,
+    holidays: bool,
+    rated: bool,
+) -> list[Match]:
+    """Private matches already dealt, each with the given people in the given seats, seat 0
+    moving first when the game takes a chosen dealer (the engine is asked: ``_dealer_for_first``;
+    otherwise the seed's draw decides, as in ``match_start``). Made in bulk, whatever the
+    number of tables: one insert of the matches and one of their seats, in the caller's
+    transaction (an event's pairing: docs/competitions.md). Seat 0's person is the creator (a
+    private match's members are its seats). Each table starts as ``match_start`` would leave
+    it: the first state, its events and hash, the awaited seats marked, the turn's deadline;
+    after the commit the awaited people's turn notices go and their badges recount."""
+    engine = get_engine(game)
+    if deadline_days is not None and deadline_days not in dict(DEADLINE_CHOICES):
+        raise Rejected(_("A turn deadline is 1, 3 or 7 days, or none."), status=400)
+    now = timezone.now()
+    made: list[tuple[Match, Any]] = []
+    for table in tables:
+        players = len(table.user_ids)
+        if not engine.min_players <= players <= engine.max_players:
+            raise Rejected(
+                _("%(game)s is not played by %(count)d.")
+                % {"game": engine.title, "count": players},
+                status=400,
+            )
+        match = Match(
+            game=game,
+            num_players=players,
+            created_by_id=table.user_ids[0],
+            deadline_days=deadline_days,
+            holidays=holidays,
+            public=False,
+            rated=rated,
+            status=Match.Status.ACTIVE,
+            started_at=now,
+            version=1,
+        )
+        match.commitment = records.seed_commitment(match.salt, match.seed)
+        options = _dealer_for_first(engine, match, {}, 0)
+        if "dealer" not in options:
+            options = {"dealer": seeded_rng(match.seed, "dealer").randrange(players)}
+        state = engine.new_game(players, match.seed, options)
+        match.options = options
+        match.start_events = engine.events(state)
+        match.head_hash = engine.state_hash(state)
+        match.state = engine.dump(state)
+        match.awaiting = list(engine.awaiting(state))
+        match.deadline_at = start_deadline(engine=engine, match=match, state=state)
+        made.append((match, state))
+    Match.objects.bulk_create([match for match, _state in made])
+    seats = [
+        Seat(
+            match=match,
+            index=index,
+            user_id=user_id,
+            awaited_since=now if index in match.awaiting else None,
+        )
+        for (match, _state), table in zip(made, tables, strict=True)
+        for index, user_id in enumerate(table.user_ids)
+    ]
+    Seat.objects.bulk_create(seats)
+    for (match, _state), table in zip(made, tables, strict=True):
+        awaited = [table.user_ids[i] for i in match.awaiting]
+        turn_mails_enqueue(match=match, user_ids=awaited)
+        match_changed(match, recount=table.user_ids)
+    return [match for match, _ in made]
 
 
 def match_join(*, match: Match, user: AbstractBaseUser) -> Seat:

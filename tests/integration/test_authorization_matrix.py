@@ -47,6 +47,7 @@ from accounts.selectors import notify
 from accounts.selectors.email_confirmation import confirm_token
 from accounts.services.data_export import data_export_request, data_export_write
 from accounts.services.email_confirmation import email_pending_hold
+from competitions.models import Event
 from competitions.services.ladder import ladder_challenge, ladder_join
 from games.engines import get_engine
 from games.models import Invitation, Match
@@ -199,6 +200,18 @@ MATRIX_TEXT = [
     ("play now",           "POST",   "/play/",                              L,   T,   T,   T,   T),
     ("play now garbage",   "POST",   "/play/",                              L, 400, 400, 400, 400),
     ("play now, too many", "POST",   "/play/",                              L, 400, 400, 400, 400),
+    # Leagues (docs/competitions.md): anyone signed in reads them and may enter an open one
+    # (the world's people pass its gates); withdrawing needs an entry; the record waits for
+    # the league's end.
+    ("leagues",            "GET",    "/leagues/",                           L, 200, 200, 200, 200),
+    ("league page",        "GET",    "/leagues/{lg}/",                      L, 200, 200, 200, 200),
+    ("league page, htmx",  "GET hx", "/leagues/{lg}/",                      S, 200, 200, 200, 200),
+    ("no such league",     "GET",    "/leagues/{missing}/",                 L, 404, 404, 404, 404),
+    ("enter a league",     "POST",   "/leagues/{lg}/enter/",                L, 302, 302, 302, 302),
+    ("enter by GET",       "GET",    "/leagues/{lg}/enter/",                L, 405, 405, 405, 405),
+    ("enter no league",    "POST",   "/leagues/{missing}/enter/",           L, 404, 404, 404, 404),
+    ("withdraw, not in",   "POST",   "/leagues/{lg}/withdraw/",             L, 409, 409, 409, 409),
+    ("league record, open","GET",    "/leagues/{lg}/record.json",           L, 409, 409, 409, 409),
     ("leaderboard",        "GET",    "/leaderboard/faraway/",               L, 200, 200, 200, 200),
     ("ann's profile",      "GET",    "/players/ann/",                       L, 200, 200, 200, 200),
     ("own profile",        "GET",    "/accounts/profile/",                  L, 302, 302, 302, 302),
@@ -450,6 +463,9 @@ def world(db, settings, tmp_path) -> World:
         ladder_join(game="faraway", user=person)
     laddered = ladder_challenge(game="faraway", challenger=bea, target_name="ann")
     token = notify.unsubscribe_token(ann.pk, next(iter(notify.KINDS)))
+    league = Event.objects.create(
+        name="Matrix league", game="faraway", seats=2, circle_size=5, deadline_days=1
+    )
     email_pending_hold(ann, email="ann.new@example.org")
     confirm = confirm_token(ann.pk, "ann.new@example.org")
     export = data_export_write(export_id=data_export_request(user=ann).pk)
@@ -461,6 +477,7 @@ def world(db, settings, tmp_path) -> World:
     # the private match in play), seat 0's first legal moves, and the links' tokens.
     values = {
         "pub": str(public.pk),
+        "lg": str(league.pk),
         "priv": str(private.pk),
         "fin": str(finished.pk),
         "inv": str(invite.pk),

@@ -76,7 +76,17 @@ from accounts.selectors import notify
 from accounts.selectors.email_confirmation import confirm_token
 from accounts.services.data_export import data_export_request, data_export_write
 from accounts.services.email_confirmation import email_pending_hold
-from competitions.models import Ladder, LadderChallenge, LadderEvent, LadderRung
+from competitions.league_entries import league_enter
+from competitions.league_sweep import leagues_sweep
+from competitions.models import (
+    Entry,
+    Event,
+    EventTable,
+    Ladder,
+    LadderChallenge,
+    LadderEvent,
+    LadderRung,
+)
 from competitions.services.ladder import ladder_challenge, ladder_join
 from games.models import (
     Invitation,
@@ -184,6 +194,12 @@ SITE_ROUTES: dict[str, dict[str, str]] = {
     "ladder_leave": {"game": "game"},
     "ladder_challenge": {"game": "game"},
     "ladder_withdraw": {"game": "game", "challenge_id": "ladder_challenge"},
+    # Leagues (docs/competitions.md): the list, a league's page, entering, withdrawing, record.
+    "league_list": {},
+    "league_detail": {"pk": "league"},
+    "league_enter": {"pk": "league"},
+    "league_withdraw": {"pk": "league"},
+    "league_record": {"pk": "league"},
 }
 
 # The admin site's own routes; each registered model adds the routes of ADMIN_MODEL_ACTIONS and
@@ -276,6 +292,7 @@ class World:
     # ann's challenges to bea and cal (a private waiting match), and bea's rematch offer to ann
     invitation_ids: list[str]
     device_ids: list[str]  # ann's push device, and bea's
+    league_ids: list[int]  # an open league bea entered, a running one and a finished one
     # cal's ladder challenge of bea (ann, bea and cal are on the Faraway ladder, in that order)
     ladder_challenge_ids: list[str] = field(default_factory=list)
 
@@ -361,6 +378,7 @@ def world(db, settings, tmp_path) -> World:
         export_ids=[str(data_export_write(export_id=data_export_request(user=ann).pk).pk)],
         invitation_ids=[str(pk) for pk in Invitation.objects.values_list("pk", flat=True)],
         device_ids=[str(device_make(user).pk) for user in (ann, bea)],
+        league_ids=_leagues(ann, bea, cal),
         ladder_challenge_ids=[str(_ladder_make(ann, bea, cal).pk)],
     )
 
@@ -371,6 +389,25 @@ def _ladder_make(ann: Any, bea: Any, cal: Any) -> LadderChallenge:
     for person in (ann, bea, cal):
         ladder_join(game="faraway", user=person)
     return ladder_challenge(game="faraway", challenger=cal, target_name="bea")
+
+
+def _leagues(ann: Any, bea: Any, cal: Any) -> list[int]:
+    """An open league bea entered, a running one of ann, bea and cal, and a finished one."""
+    open_one = Event.objects.create(
+        name="Open", game="faraway", seats=2, circle_size=5, deadline_days=1
+    )
+    league_enter(event_id=open_one.pk, user=bea)
+    leagues = [open_one.pk]
+    for name in ("Running", "Finished"):
+        event = Event.objects.create(
+            name=name, game="faraway", seats=2, circle_size=3, deadline_days=1, open_tables_most=1
+        )
+        for user in (ann, bea, cal):
+            league_enter(event_id=event.pk, user=user)
+        leagues.append(event.pk)
+    finished = Event.objects.get(pk=leagues[-1])
+    leagues_sweep(now=finished.ends_at)
+    return leagues
 
 
 # --- Hostile values ---------------------------------------------------------------------------
@@ -516,6 +553,14 @@ def path_value(world: World, kind: str) -> st.SearchStrategy[str]:
         "lesson": ["draw", "winning", "start", "challenges", "two-packs"],
         "ladder_challenge": world.ladder_challenge_ids,
     }
+    if kind == "league":
+        return st.one_of(
+            st.sampled_from(world.league_ids).map(str),
+            st.just(str(max(world.league_ids) + 1000)),
+            st.integers(0, 1 << 200).map(str),
+            st.sampled_from(["0", "9" * 19, "9" * 5000, "-1", "١٢٣"]),
+            hostile,
+        ).map(str)
     if kind == "match":
         # The int converter matches digits only; anything else is the resolver's 404.
         return st.one_of(
@@ -957,6 +1002,9 @@ def rows_snapshot() -> tuple[Any, ...]:
         list(LadderRung.objects.order_by("pk").values_list()),
         list(LadderChallenge.objects.order_by("pk").values_list()),
         list(LadderEvent.objects.order_by("pk").values_list()),
+        list(Event.objects.order_by("pk").values_list()),
+        list(Entry.objects.order_by("pk").values_list()),
+        list(EventTable.objects.order_by("pk").values_list()),
     )
 
 

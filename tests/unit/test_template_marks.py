@@ -59,6 +59,8 @@ NOT_CONVERTED = frozenset(
         "competitions/_notices_ladder.html",
         "competitions/ladder.html",
         "competitions/ladder_history.html",
+        "competitions/league_detail.html",
+        "competitions/league_list.html",
         "errors/_base.html",
         "games/_analysis.html",
         "games/_analysis_chart.html",

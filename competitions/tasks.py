@@ -1,0 +1,13 @@
+"""Celery tasks of the competitions: thin, calling the services (the leagues' sweep)."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from competitions.league_sweep import leagues_sweep as leagues_sweep_now
+
+
+@shared_task(name="competitions.leagues_sweep")
+def leagues_sweep() -> int:
+    """Beat's league sweep: start, tend and end the leagues (``competitions.league_sweep``)."""
+    return leagues_sweep_now()
