@@ -135,6 +135,7 @@ class RegisterForm(UserCreationForm):
     email = forms.EmailField(
         max_length=254,
         help_text=_("We mail a link to confirm it; nothing else is sent until you do."),
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
 
     time_zone = zone_field(
@@ -207,7 +208,11 @@ class EmailAddressForm(forms.Form):
     that no other account has confirmed. It is held as pending and its link mailed; the
     confirmed address, if any, keeps receiving until the new one is confirmed."""
 
-    email = forms.EmailField(label=_("E-mail address"), max_length=254)
+    email = forms.EmailField(
+        label=_("E-mail address"),
+        max_length=254,
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
 
     def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -257,6 +262,8 @@ class RenameForm(forms.Form):
     new_name = forms.CharField(
         label=_("New name"),
         max_length=150,
+        # A password manager saves the new name with the password (WCAG 3.3.8).
+        widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none"}),
         help_text=_("Letters, digits and @/./+/-/_ only; once every 30 days."),
     )
     password = forms.CharField(

@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.forms",  # the form renderer below finds Django's own widget templates here
     "csp",
     "django_htmx",
     "template_partials",
@@ -111,6 +112,10 @@ TEMPLATES = [
         },
     },
 ]
+
+# Forms render through the site's templates, so templates/django/forms/ may replace one of
+# Django's: a form's errors sit in an alert region (docs/accessibility.md, "WCAG 2.2 AA").
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
 WSGI_APPLICATION = "config.wsgi.application"
 

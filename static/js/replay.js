@@ -121,10 +121,14 @@
   }
   // Mark the entry shown in the move list (the list is the same for every frame, so the
   // server leaves the mark to this script) and keep it in sight.
+  var marked = null;  // the frame last marked
   function mark() {
     var f = frame();
     var list = document.getElementById("move-list");
-    if (!f || !list) return;
+    // Only a new frame moves the list: another swap (the notices badge's, every 30 s) must not
+    // scroll it away from the entry a keyboard user has tabbed to (WCAG 2.4.11).
+    if (!f || !list || f === marked) return;
+    marked = f;
     var current = list.querySelector('[aria-current="step"]');
     if (current) current.removeAttribute("aria-current");
     var next = list.querySelector('.entries a[data-ply="' + f.dataset.ply + '"]');
