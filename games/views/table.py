@@ -14,7 +14,7 @@ from accounts.selectors.play_settings import play_choices
 from games.forms import MoveForm
 from games.models import Match, Seat
 from games.presentation.table import table_page
-from games.selectors import TableData, match_seats, match_table, seat_of
+from games.selectors import TableData, match_seats, match_table, match_with_seats, seat_of
 from games.selectors.access import match_poll_marks
 from games.services import Rejected, player_move_submit
 from games.services.notifications import seen_due, seen_mark
@@ -60,12 +60,15 @@ def match_table_poll(request: HttpRequest, pk: int) -> HttpResponse:
     version, said = str(found.version), str(found.said)
     if request.GET.get("version") == version and request.GET.get("phrases", "0") == said:
         return HttpResponse(status=204)
+    if found.member:
+        match, seats = match_with_seats(match_id=pk)
+        return _poll_answer(match, _poll_render(request, match, seats, found.seen_at))
     match = Match.objects.get(pk=pk)
-    if not found.member:
-        content = watcher_fragment(request, match)
-        if content is not None:
-            return _poll_answer(match, HttpResponse(content))
-    return _poll_answer(match, _poll_render(request, match, found.seen_at))
+    content = watcher_fragment(request, match)
+    if content is not None:
+        return _poll_answer(match, HttpResponse(content))
+    seats = match_seats(match_id=pk)
+    return _poll_answer(match, _poll_render(request, match, seats, found.seen_at))
 
 
 def watcher_fragment(request: HttpRequest, match: Match) -> bytes | None:
@@ -80,10 +83,11 @@ def watcher_fragment(request: HttpRequest, match: Match) -> bytes | None:
     return watcher_table(key, lambda: _watcher_render(request, match))
 
 
-def _poll_render(request: HttpRequest, match: Match, seen_at: datetime | None) -> HttpResponse:
+def _poll_render(
+    request: HttpRequest, match: Match, seats: list[Seat], seen_at: datetime | None
+) -> HttpResponse:
     """The poll's partial for the person asking, as their own; their seen mark (last written
     at ``seen_at``) only where it would change what it decides (``seen_due``)."""
-    seats = match_seats(match_id=match.pk)
     if seen_due(match, seat_of(seats, request.user), seen_at):
         seen_mark(user_id=request.user.pk, match_id=match.pk)
     context = table_page(_table(request, match, seats))
