@@ -38,10 +38,12 @@ def match_with_seats(*, match_id: int) -> tuple[Match, list[Seat]]:
     the users and their holidays), for a member's re-rendered poll (issue 35: a round trip
     fewer); a match with no seat yet (a creator who only watches a forming match) is read
     alone. Every seat points at the one match returned."""
-    seats = list(
+    # Sorted here, not by the query, as the move's locked read does (games/services/moves.py).
+    seats = sorted(
         Seat.objects.filter(match_id=match_id)
         .select_related("match", "user", "user__holiday")
-        .order_by("index")
+        .order_by(),
+        key=lambda seat: seat.index,
     )
     if not seats:
         return Match.objects.get(pk=match_id), []
