@@ -13,7 +13,7 @@ from games.templatetags.event_log import log_lines
 def _loop(lines: list[LogLine]) -> str:
     """The table's log as match.html wrote it before the tag: the template's own loop."""
     return Template(
-        "{% for line in lines reversed %}<li{% if line.said %} class=\"said\"{% endif %}"
+        '{% for line in lines reversed %}<li{% if line.said %} class="said"{% endif %}'
         ' data-line="{{ line.key }}"{% if line.own %} data-own{% endif %}>{{ line }}</li>'
         "{% endfor %}"
     ).render(Context({"lines": lines}))
