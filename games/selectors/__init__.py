@@ -21,6 +21,7 @@ from games.selectors.table import (
     TableData,
     match_seats,
     match_table,
+    match_with_seats,
     seat_of,
 )
 
@@ -34,6 +35,7 @@ __all__ = [
     "match_table",
     "match_visible",
     "match_visible_or_404",
+    "match_with_seats",
     "matches_visible_q",
     "seat_of",
     "user_matches",

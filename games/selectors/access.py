@@ -8,14 +8,17 @@ what a permitted viewer sees of the cards is the engine's business (``engine.vie
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection
 from django.db.models import Exists, OuterRef, Q
 from django.http import Http404
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
-from games.models import Invitation, Match, Seat
+from games.models import Invitation, Match, MatchNotice, Seat
 
 
 def match_visible(*, match: Match, seats: Sequence[Seat], user: AbstractBaseUser) -> bool:
@@ -67,6 +70,28 @@ def match_watch_marks(
     0.14 ms written out, the difference between a poll at 1.2x a trivial page and one at 1.1x
     (docs/performance.md). Standard SQL, so SQLite runs the same text.
     """
+    found = match_poll_marks(match_id=match_id, user=user, seen=False)
+    return None if found is None else ((found.version, found.said), found.member)
+
+
+class PollMarks(NamedTuple):
+    """What the poll reads first (``match_poll_marks``)."""
+
+    version: int
+    said: int  # the match's ``shown`` mark (docs/live.md)
+    member: bool
+    # When the table was last served in full to ``user`` (``MatchNotice.seen_at``; ``None``:
+    # never, or not asked): the poll writes the seen mark only when it would change what the
+    # mark decides (docs/notifications.md).
+    seen_at: datetime | None
+
+
+def match_poll_marks(
+    *, match_id: int, user: AbstractBaseUser, seen: bool = True
+) -> PollMarks | None:
+    """``match_watch_marks``'s facts, and with ``seen`` the reader's seen mark of the match, in
+    the same one statement (a subquery on the mark's unique key); ``None`` if ``user`` may not
+    see the match (as for no match)."""
     q = connection.ops.quote_name
     match_table, seat_table = q(Match._meta.db_table), q(Seat._meta.db_table)
     invitation_table = q(Invitation._meta.db_table)
@@ -83,20 +108,43 @@ def match_watch_marks(
     invited_until = q(Invitation._meta.get_field("expires_at").column)
     user_id = user.pk if user.is_authenticated else None
     now = connection.ops.adapt_datetimefield_value(timezone.now())
+    params: list[object] = [user_id, user_id, user_id, Invitation.Status.PENDING.value, now]
+    seen_column = ""
+    if seen:
+        notice_table = q(MatchNotice._meta.db_table)
+        notice_match = q(MatchNotice._meta.get_field("match").column)
+        notice_user = q(MatchNotice._meta.get_field("user").column)
+        seen_at = q(MatchNotice._meta.get_field("seen_at").column)
+        seen_column = (
+            f", (SELECT n.{seen_at} FROM {notice_table} n WHERE n.{notice_match} = m.{key}"
+            f" AND n.{notice_user} = %s)"
+        )
+        params.append(user_id)
     # A person invited to a forming match is a member of it (docs/invitations.md).
     sql = (
         f"SELECT m.{version}, m.{shown}, m.{public}, m.{creator} = %s OR EXISTS ("
         f"SELECT 1 FROM {seat_table} s WHERE s.{seat_match} = m.{key} AND s.{seat_user} = %s)"
         f" OR EXISTS (SELECT 1 FROM {invitation_table} i WHERE i.{invited_match} = m.{key}"
         f" AND i.{invited_user} = %s AND i.{invited_status} = %s AND i.{invited_until} > %s)"
-        f" FROM {match_table} m WHERE m.{key} = %s"
+        f"{seen_column} FROM {match_table} m WHERE m.{key} = %s"
     )
+    params.append(match_id)
     with connection.cursor() as cursor:
-        cursor.execute(
-            sql, [user_id, user_id, user_id, Invitation.Status.PENDING.value, now, match_id]
-        )
+        cursor.execute(sql, params)
         row = cursor.fetchone()
     if row is None or not user.is_authenticated:
         return None
-    current, said, is_public, member = row
-    return ((current, said), bool(member)) if (is_public or member) else None
+    current, said, is_public, member = row[:4]
+    if not (is_public or member):
+        return None
+    return PollMarks(current, said, bool(member), _moment(row[4]) if seen else None)
+
+
+def _moment(value: datetime | str | None) -> datetime | None:
+    """A datetime column read by a raw cursor, as the ORM would give it: SQLite gives its stored
+    text, and both backends' connections give UTC without a zone (Django's own converters add
+    it on the ORM's reads)."""
+    moment = parse_datetime(value) if isinstance(value, str) else value
+    if moment is not None and timezone.is_naive(moment):
+        moment = timezone.make_aware(moment, UTC)
+    return moment

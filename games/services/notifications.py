@@ -62,6 +62,27 @@ def seen_mark(*, user_id: int, match_id: int) -> None:
         )
 
 
+def seen_due(match: Match, seat: Seat | None, seen_at: datetime | None) -> bool:
+    """Whether serving ``seat``'s table in full now changes what its seen mark (last written at
+    ``seen_at``, ``None``: never) decides: the turn's notices ask ``seen_at >= awaited_since``
+    (``games.selectors.notifications``, ``games.push.turn``), the finished notices ``seen_at >=
+    finished_at`` (``games.selectors.notices``). A seat not awaited, or awaited and already
+    seen this turn, changes nothing: the poll skips the write (issue 35), and a later turn
+    begins after ``seen_at`` anyway. ``awaited_since`` is the one the served table was read
+    with, so a turn begun after that read is not marked seen by it."""
+    if seat is None:
+        return False
+    if match.status == Match.Status.ACTIVE:
+        since = seat.awaited_since
+    elif match.status == Match.Status.FINISHED:
+        since = match.finished_at
+        if since is None:
+            return True
+    else:
+        return False
+    return since is not None and (seen_at is None or seen_at < since)
+
+
 # --- The turn mail's task -----------------------------------------------------------------------
 
 

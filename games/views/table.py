@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -13,10 +14,10 @@ from accounts.selectors.play_settings import play_choices
 from games.forms import MoveForm
 from games.models import Match, Seat
 from games.presentation.table import table_page
-from games.selectors import TableData, match_seats, match_table, seat_of
-from games.selectors.access import match_watch_marks
+from games.selectors import TableData, match_seats, match_table, match_with_seats, seat_of
+from games.selectors.access import match_poll_marks
 from games.services import Rejected, player_move_submit
-from games.services.notifications import seen_mark
+from games.services.notifications import seen_due, seen_mark
 from games.views.common import login_required_htmx, visible_match
 from games.views.invitations import invitations_context
 from games.views.shared_table import watcher_shareable, watcher_table, watcher_table_key
@@ -53,18 +54,21 @@ def match_table_poll(request: HttpRequest, pk: int) -> HttpResponse:
     phrase or a holiday, never by a move: docs/live.md; left out while 0, so missing means 0)
     are current (one small query, no engine work). A move's answer asks ``phrases=-1`` of a
     table whose mark is not 0, so its next poll brings the phrases said meanwhile."""
-    found = match_watch_marks(match_id=pk, user=request.user)
+    found = match_poll_marks(match_id=pk, user=request.user)
     if found is None:
         raise Http404
-    (version, said), member = found
-    if request.GET.get("version") == str(version) and request.GET.get("phrases", "0") == str(said):
+    version, said = str(found.version), str(found.said)
+    if request.GET.get("version") == version and request.GET.get("phrases", "0") == said:
         return HttpResponse(status=204)
+    if found.member:
+        match, seats = match_with_seats(match_id=pk)
+        return _poll_answer(match, _poll_render(request, match, seats, found.seen_at))
     match = Match.objects.get(pk=pk)
-    if not member:
-        content = watcher_fragment(request, match)
-        if content is not None:
-            return _poll_answer(match, HttpResponse(content))
-    return _poll_answer(match, _poll_render(request, match))
+    content = watcher_fragment(request, match)
+    if content is not None:
+        return _poll_answer(match, HttpResponse(content))
+    seats = match_seats(match_id=pk)
+    return _poll_answer(match, _poll_render(request, match, seats, found.seen_at))
 
 
 def watcher_fragment(request: HttpRequest, match: Match) -> bytes | None:
@@ -79,10 +83,13 @@ def watcher_fragment(request: HttpRequest, match: Match) -> bytes | None:
     return watcher_table(key, lambda: _watcher_render(request, match))
 
 
-def _poll_render(request: HttpRequest, match: Match) -> HttpResponse:
-    """The poll's partial for the person asking, as their own."""
-    seats = match_seats(match_id=match.pk)
-    _seen(request, match, seats)
+def _poll_render(
+    request: HttpRequest, match: Match, seats: list[Seat], seen_at: datetime | None
+) -> HttpResponse:
+    """The poll's partial for the person asking, as their own; their seen mark (last written
+    at ``seen_at``) only where it would change what it decides (``seen_due``)."""
+    if seen_due(match, seat_of(seats, request.user), seen_at):
+        seen_mark(user_id=request.user.pk, match_id=match.pk)
     context = table_page(_table(request, match, seats))
     _beside(context, request, match, seats)
     return render(request, TABLE_PARTIAL, context)

@@ -166,6 +166,31 @@ def test_a_look_before_the_turn_does_not_suppress_its_mail(
     assert len(_mails_to(waiting)) == 1
 
 
+def test_a_poll_re_rendered_before_the_turn_marks_nothing_and_the_turns_mail_goes(
+    ann, bea, ann_client, bea_client, mailoutbox, django_capture_on_commit_callbacks
+):
+    """The poll writes the seen mark only where it changes what the mark decides: a seat not
+    awaited is not marked (a later turn begins after any mark anyway), so its mail still goes;
+    awaited, its first re-render marks it, and the next ones of the same turn write nothing."""
+    match = factories.match_make(players=[ann, bea], seed=4)
+    clients = _clients((ann, ann_client), (bea, bea_client))
+    waiting = _other(match, _awaited_user(match))
+    stale = f"/matches/{match.pk}/table/?version={match.version - 1}"
+    response = clients[waiting.pk].get(stale, headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    assert not MatchNotice.objects.filter(user=waiting, seen_at__isnull=False).exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        _turn_play(match, clients)
+    assert len(_mails_to(waiting)) == 1
+    marks = []
+    for _ in range(2):
+        response = clients[waiting.pk].get(stale, headers={"HX-Request": "true"})
+        assert response.status_code == 200
+        marks.append(MatchNotice.objects.get(user=waiting, match=match).seen_at)
+    assert marks[0] is not None and marks[0] == marks[1]
+    assert marks[0] >= Seat.objects.get(match=match, user=waiting).awaited_since
+
+
 def test_the_204_poll_marks_nobody_seen(ann, bea, bea_client):
     match = factories.match_make(players=[ann, bea], seed=4)
     with CaptureQueriesContext(connection) as queries:
@@ -174,7 +199,9 @@ def test_the_204_poll_marks_nobody_seen(ann, bea, bea_client):
         )
     assert response.status_code == 204
     assert not MatchNotice.objects.exists()
-    assert not any("accounts_matchnotice" in q["sql"] for q in queries.captured_queries)
+    # It reads the mark (in its one statement, for the re-render's decision) but writes none.
+    writes = [q["sql"] for q in queries.captured_queries if not q["sql"].startswith("SELECT")]
+    assert len(queries) == 3 and writes == []
 
 
 def test_no_mail_after_opting_out(
