@@ -107,7 +107,7 @@ def test_a_bots_move_is_told_within_two_seconds_of_the_persons(live_site, make_c
     assert waited <= 2000
     page.wait_for_function("() => document.querySelector('#table').dataset.yourTurn === 'true'")
     new = [line for line in page.evaluate(LOG_JS) if line["key"] not in before]
-    expect(page.get_by_role("status")).to_contain_text(new[-1]["text"])
+    expect(page.get_by_role("status", name="What just happened")).to_contain_text(new[-1]["text"])
     assert told(page) == [line["text"] for line in new if not line["own"]]
     assert any(line["own"] for line in new)  # ann's own play: answered by her press, not news
     assert told(page, "alert") == ["Your turn.", "Your turn."]
