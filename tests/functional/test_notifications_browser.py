@@ -44,6 +44,7 @@ def test_each_box_sits_beside_its_label(live_server, make_context, viewport):
         "notice_invitations",
         "notice_turns",
         "notice_finished",
+        "notice_ladder",
         "mute_phrases",
     ]
     for item in found:
