@@ -21,7 +21,7 @@ class CompetitionsConfig(AppConfig):
             account_leaving_receiver as league_leaving_receiver,
         )
         from competitions.presentation.ladder import ladder_notice_lines
-        from competitions.selectors.ladder import ladder_notices, ladder_notices_count
+        from competitions.selectors.ladder import ladder_notices, ladder_notices_rows
         from competitions.services.ladder import (
             account_closing_receiver,
             account_leaving_receiver,
@@ -42,7 +42,7 @@ class CompetitionsConfig(AppConfig):
             NoticeSource(
                 kind=notify.NOTICE_LADDER,
                 heading="Ladder results that moved you",
-                count=ladder_notices_count,
+                pending=ladder_notices_rows,
                 items=lambda user_id: ladder_notice_lines(ladder_notices(user_id), user_id),
                 template="competitions/_notices_ladder.html",
                 empty="No ladder result has moved you.",

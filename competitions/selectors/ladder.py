@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import ChallengeSetting
@@ -295,9 +295,9 @@ def ladder_notices(user_id: int) -> list[LadderNoticeItem]:
     ]
 
 
-def ladder_notices_count(user_id: int) -> int:
-    """How many ``ladder_notices`` lists (one query: the badge's share)."""
-    return LadderNotice.objects.filter(_notices_q(user_id)).count()
+def ladder_notices_rows(user_id: int) -> QuerySet[LadderNotice]:
+    """The rows ``ladder_notices`` lists, for the badge's count (read with the other kinds')."""
+    return LadderNotice.objects.filter(_notices_q(user_id))
 
 
 def ladder_export(user_id: int) -> dict[str, Any]:

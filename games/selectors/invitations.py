@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import Block, Follow
@@ -84,7 +84,12 @@ def invitations_pending(user_id: int) -> list[InvitationItem]:
 
 def invitations_pending_count(user_id: int) -> int:
     """How many ``invitations_pending`` lists (one query)."""
-    return Invitation.objects.filter(_notice_q(user_id)).count()
+    return invitations_pending_rows(user_id).count()
+
+
+def invitations_pending_rows(user_id: int) -> QuerySet[Invitation]:
+    """The rows ``invitations_pending`` lists, for a count read with others (the badge)."""
+    return Invitation.objects.filter(_notice_q(user_id))
 
 
 def match_invitations(match_id: int) -> list[InvitationItem]:

@@ -64,9 +64,14 @@ def turns_waiting_count(user_id: int) -> int:
     return _awaited(user_id).count()
 
 
-def finished_unseen_count(user_id: int) -> int:
-    """How many lately finished matches the person has not seen since the end (one count)."""
-    return _finished_unseen(user_id).count()
+def turns_waiting_rows(user_id: int) -> QuerySet[Seat]:
+    """The rows ``turns_waiting_count`` counts, for a count read with others (the badge)."""
+    return _awaited(user_id)
+
+
+def finished_unseen_rows(user_id: int) -> QuerySet[Seat]:
+    """The rows of the finished matches the person has not seen, for the badge's count."""
+    return _finished_unseen(user_id)
 
 
 def turns_waiting(user_id: int) -> list[MatchNoticeItem]:

@@ -508,7 +508,8 @@ def test_the_page_of_a_thousand_people_costs_the_statements_of_ten():
         _challenge(big[i], big[i - 2])
     at_thousand = _page_statements(big[999])
     assert at_ten == at_thousand
-    # the session, the user, the badge (a count a kind), the notices seen, the ladder's seven
+    # the session, the user, the badge (its settings and its counts at once), the notices seen,
+    # the ladder's seven
     assert at_thousand <= 16
 
 

@@ -14,9 +14,10 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import NotificationSettings
+from accounts.selectors import notify
 from games.models import Match, MatchNotice, Seat
 from games.services import move_submit
-from games.views.notice_sources import NOTICE_SOURCES, notice_badge_count
+from games.views.notice_sources import NOTICE_SOURCES, notice_badge_count, notice_counts
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -186,16 +187,37 @@ def test_the_nav_badge_links_to_the_notices_and_counts_every_wanted_kind() -> No
     assert "<title>(5) " in page
 
 
-def test_the_badge_costs_a_query_per_wanted_kind() -> None:
+def test_the_badge_reads_every_wanted_kinds_count_in_one_statement() -> None:
     ann, bea = factories.user_make("ann"), factories.user_make("bea")
     _bulk(3, [ann, bea], status=Match.Status.ACTIVE, awaited=0)
+    _bulk(2, [ann, bea], status=Match.Status.FINISHED, awaited=None, result="drawn")
+    assert len(NOTICE_SOURCES) >= 4  # games' three kinds and the ladder's
     with CaptureQueriesContext(connection) as queries:
-        notice_badge_count(ann.pk)
-    assert len(queries) == 1 + len(NOTICE_SOURCES)  # the settings row, then one count a kind
+        counts = notice_counts(ann.pk)
+    assert len(queries) == 2  # the settings row, then every kind's count at once
+    # each kind's share is what counting its rows alone says
+    assert counts == {s.kind: s.pending(ann.pk).count() for s in NOTICE_SOURCES}
+    assert counts[notify.NOTICE_TURNS] == 3 and counts[notify.NOTICE_FINISHED] == 2
     NotificationSettings.objects.create(user=ann, notice_turns=False)
     with CaptureQueriesContext(connection) as queries:
+        assert notice_badge_count(ann.pk) == 2
+    assert len(queries) == 2
+    NotificationSettings.objects.filter(user=ann).update(
+        **{field: False for field in notify.NOTICE_KINDS.values()}
+    )
+    with CaptureQueriesContext(connection) as queries:
         assert notice_badge_count(ann.pk) == 0
-    assert len(queries) == len(NOTICE_SOURCES)
+    assert len(queries) == 1  # no kind wanted: nothing to count
+
+
+def test_counts_at_once_refuses_a_count_that_would_not_be_its_rows() -> None:
+    from games.selectors.counts import counts_at_once
+
+    assert counts_at_once({}) == {}
+    with pytest.raises(ValueError):
+        counts_at_once({"sliced": Match.objects.all()[:3]})
+    with pytest.raises(ValueError):
+        counts_at_once({"distinct": Match.objects.distinct()})
 
 
 def test_the_page_and_badge_cost_the_same_for_5_and_500_notices() -> None:
