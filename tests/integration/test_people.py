@@ -146,7 +146,9 @@ def test_challenge_link_follows_the_targets_choice(ann, bea):
 # The session, the viewer, the owner, the profile's figures, the follows, blocks and challenge
 # choice between the two (one), the ratings and the badge (its settings row and one count per
 # notice kind: docs/notifications.md): the same for 5 follows as for 500.
-PROFILE_STATEMENTS = 14  # with the ladder's kind of notice, four counts
+# With the ladder's kind of notice and the leagues' (five counts), and the profile's leagues and
+# ladder places (two: competitions.profile_events; no match listed here, so no mark query).
+PROFILE_STATEMENTS = 17
 
 
 @pytest.mark.parametrize("size", [5, 500])
@@ -326,7 +328,7 @@ def test_friends_page_requires_sign_in():
 
 # The session, the viewer, the follows, the friends' matches in play, their results, the badge
 # (its settings row and one count per notice kind).
-FRIENDS_STATEMENTS = 10  # with the ladder's kind of notice, four counts
+FRIENDS_STATEMENTS = 11  # with the ladder's and the leagues' kinds of notice, five counts
 
 
 @pytest.mark.parametrize("size", [5, 500])
