@@ -62,7 +62,7 @@ class NotificationSettings(models.Model):
         help_text='On each device where you chose "Notify this device" below.',
     )
     push_events = models.BooleanField(
-        "Notify my devices about my leagues and ladder results", default=True
+        "Notify my devices about leagues and the ladder", default=True
     )
     # Not a mail nor a notice, but a thing said to the person: table phrases (docs/phrases.md).
     mute_phrases = models.BooleanField(

@@ -29,7 +29,7 @@ class Migration(migrations.Migration):
             model_name="notificationsettings",
             name="push_events",
             field=models.BooleanField(
-                default=True, verbose_name="Notify my devices about my leagues and ladder results"
+                default=True, verbose_name="Notify my devices about leagues and the ladder"
             ),
         ),
     ]
