@@ -364,8 +364,10 @@ def test_query_count_does_not_grow_with_the_matches(ann, bea, ann_client):
     many_finished(ann, bea, 495)
     assert counts() == few
     # The page's own reads, + the nav badge: its settings row and a count per notice kind
-    # (docs/notifications.md: four kinds with the ladder's); the htmx fragments render no badge.
-    assert max(few) <= 12
+    # (docs/notifications.md: five kinds with the ladder's and the leagues'); the htmx fragments
+    # render no badge; + one query marking the rows played in a league or on the ladder
+    # (games.views.event_marks, filled by competitions.profile_events).
+    assert max(few) <= 14
 
 
 @pytest.mark.parametrize(

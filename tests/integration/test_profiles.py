@@ -263,5 +263,7 @@ def test_profile_query_count_does_not_grow_with_the_matches(ann, bea, ann_client
     # 10, + the nav badge (its settings row and a count per notice kind), + the ratings
     # (docs/ratings.md), + on another's profile the follows, blocks and challenge choice between
     # the two (accounts.selectors.relations.pair_facts); 16 when the owner takes challenges only
-    # from people they have played; one more with the ladder's kind of notice (competitions).
-    assert max(few) <= 17
+    # from people they have played; one more with the ladder's kind of notice (competitions);
+    # one more with the leagues' kind, one marking the rows played in a league or on the ladder
+    # and two for the profile's leagues and ladder places (competitions.profile_events).
+    assert max(few) <= 21
