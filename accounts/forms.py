@@ -246,11 +246,14 @@ class NotificationSettingsForm(forms.ModelForm):
             "email_turn",
             "email_deadline",
             "email_invitations",
+            "email_events",
             "push_turn",
+            "push_events",
             "notice_invitations",
             "notice_turns",
             "notice_finished",
             "notice_ladder",
+            "notice_events",
             "mute_phrases",
         )
 

@@ -34,6 +34,12 @@ class NotificationSettings(models.Model):
         default=True,
         help_text="Once per challenge or offer.",
     )
+    # Leagues and the ladder telling their people (docs/competitions.md, "Told").
+    email_events = models.BooleanField(
+        "E-mail me about my leagues and ladder results",
+        default=True,
+        help_text="Once each: entered, started, a new table, withdrawn, ended; a ladder move.",
+    )
     # What the notices page (and the badge) shows; each kind can be turned off, like the mails.
     notice_invitations = models.BooleanField(
         "Show challenges and rematch offers in my notices", default=True
@@ -47,12 +53,16 @@ class NotificationSettings(models.Model):
     notice_ladder = models.BooleanField(
         "Show ladder results that moved me in my notices", default=True
     )
+    notice_events = models.BooleanField("Show news of my leagues in my notices", default=True)
     # Web push to the person's devices (docs/notifications.md, "Web push"); each device opts in
     # on its own, this turns them all off at once.
     push_turn = models.BooleanField(
         "Notify my devices when it is my turn",
         default=True,
         help_text='On each device where you chose "Notify this device" below.',
+    )
+    push_events = models.BooleanField(
+        "Notify my devices about leagues and the ladder", default=True
     )
     # Not a mail nor a notice, but a thing said to the person: table phrases (docs/phrases.md).
     mute_phrases = models.BooleanField(

@@ -1,10 +1,11 @@
 """The competitions' app: at start-up, connects the ladder and the leagues to what games and
 accounts tell them (a match finishing, an account closing or being deleted), and adds the
-ladder's notices to the notices page and the badge."""
+ladder's and the leagues' notices to the notices page and the badge."""
 
 from __future__ import annotations
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class CompetitionsConfig(AppConfig):
@@ -20,7 +21,10 @@ class CompetitionsConfig(AppConfig):
         from competitions.league_entries import (
             account_leaving_receiver as league_leaving_receiver,
         )
+        from competitions.league_notice_reads import league_notices, league_notices_rows
+        from competitions.league_notice_words import league_notice_lines
         from competitions.presentation.ladder import ladder_notice_lines
+        from competitions.profile_events import event_marks, profile_events
         from competitions.selectors.ladder import ladder_notices, ladder_notices_rows
         from competitions.services.ladder import (
             account_closing_receiver,
@@ -29,6 +33,7 @@ class CompetitionsConfig(AppConfig):
             match_finished_receiver,
         )
         from games.signals import match_finished
+        from games.views.event_marks import ProfileSection, match_marker_add, profile_section_add
         from games.views.notice_sources import NoticeSource, notice_source_add
 
         match_finished.connect(match_finished_receiver, dispatch_uid="competitions.ladder_result")
@@ -46,5 +51,21 @@ class CompetitionsConfig(AppConfig):
                 items=lambda user_id: ladder_notice_lines(ladder_notices(user_id), user_id),
                 template="competitions/_notices_ladder.html",
                 empty="No ladder result has moved you.",
+            )
+        )
+        # A history's league tables and ladder matches; a profile's leagues and ladder places.
+        match_marker_add(event_marks)
+        profile_section_add(
+            ProfileSection(template="competitions/_profile_events.html", context=profile_events)
+        )
+        # A league's news for the person: entered, started, a new table, withdrawn, ended.
+        notice_source_add(
+            NoticeSource(
+                kind=notify.NOTICE_EVENTS,
+                heading=gettext_lazy("News of your leagues"),
+                pending=league_notices_rows,
+                items=lambda user_id: league_notice_lines(league_notices(user_id)),
+                template="competitions/_notices_events.html",
+                empty=gettext_lazy("No news of your leagues."),
             )
         )

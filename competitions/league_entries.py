@@ -19,8 +19,9 @@ from accounts.models import PushSubscription
 from accounts.selectors import notify
 from accounts.selectors.email_confirmation import confirmed_address
 from accounts.selectors.relations import blocked_with_any
+from competitions.league_notices import league_tell
 from competitions.league_start import league_start
-from competitions.models import Entry, Event, EventTable
+from competitions.models import Entry, Event, EventNotice, EventTable
 from games import skill
 from games.models import Match, Rating, Seat
 from games.services import Rejected, match_resign
@@ -100,6 +101,7 @@ def league_enter(*, event_id: int, user: AbstractBaseUser) -> Entry:
         if blocked_with_any(user.pk, others):
             raise EntryRefused(ACROSS_A_BLOCK, status=403)
         entry = Entry.objects.create(event=event, user=user)
+        league_tell(event_id=event.pk, user_ids=[user.pk], kind=EventNotice.Kind.ENTERED)
         if event.starts_at is None and len(others) + 1 == event.places:
             league_start(event=event)
     return entry
@@ -120,6 +122,13 @@ def league_withdraw(
             return False
         if event.status == Event.Status.OPEN:
             entry.delete()
+            league_tell(
+                event_id=event.pk,
+                user_ids=[user_id],
+                kind=EventNotice.Kind.WITHDRAWN,
+                reason=reason,
+                now=now,
+            )
             return True
         if event.status != Event.Status.RUNNING:
             raise EntryRefused("This league is over.", status=409)
@@ -127,6 +136,13 @@ def league_withdraw(
         entry.withdrawn_at = now
         entry.save(update_fields=["withdrawn", "withdrawn_at"])
         _tables_of_withdrawn_drop(event)
+        league_tell(
+            event_id=event.pk,
+            user_ids=[user_id],
+            kind=EventNotice.Kind.WITHDRAWN,
+            reason=reason,
+            now=now,
+        )
     running = Seat.objects.filter(
         user_id=user_id,
         resigned_ply__isnull=True,

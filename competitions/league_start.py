@@ -18,9 +18,10 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from competitions.league_notices import league_tell
 from competitions.league_tables import league_tables_open
 from competitions.league_terms import league_length
-from competitions.models import Entry, Event, EventTable
+from competitions.models import Entry, Event, EventNotice, EventTable
 from competitions.schedules import league_schedule
 
 _draw_random = random.SystemRandom()
@@ -46,10 +47,17 @@ def league_start(*, event: Event, now: Any = None) -> Event:
             locked.save(update_fields=["status", "finished_at"])
             return locked
         seated = entries[: whole * locked.circle_size]
-        left = [pk for pk, _ in entries[whole * locked.circle_size :]]
+        left = entries[whole * locked.circle_size :]
         if left:
-            Entry.objects.filter(pk__in=left).update(
+            Entry.objects.filter(pk__in=[pk for pk, _ in left]).update(
                 withdrawn=Entry.Withdrawn.NO_ROOM, withdrawn_at=now
+            )
+            league_tell(
+                event_id=locked.pk,
+                user_ids=[user_id for _, user_id in left],
+                kind=EventNotice.Kind.WITHDRAWN,
+                reason=Entry.Withdrawn.NO_ROOM,
+                now=now,
             )
         people = [user_id for _, user_id in seated]
         _draw_random.shuffle(people)
@@ -72,5 +80,7 @@ def league_start(*, event: Event, now: Any = None) -> Event:
             spans=settings.PARLOUR_LEAGUE_TABLE_SPANS,
         )
         locked.save(update_fields=["draw", "circles", "status", "started_at", "ends_at"])
-        league_tables_open(event=locked, now=now)
+        # "Your first tables are open": one notice each, not one a table.
+        league_tables_open(event=locked, now=now, tell=False)
+        league_tell(event_id=locked.pk, user_ids=people, kind=EventNotice.Kind.STARTED, now=now)
     return locked

@@ -1,7 +1,8 @@
 """The leagues' sweep (docs/competitions.md, "Never waiting"), run by beat every
 ``PARLOUR_LEAGUE_EVERY`` seconds: start the leagues whose time came, and for each running
 league withdraw the people absent too often, have the bots finish the tables past their
-allowance, open the tables people now have room for, and end the league on its day.
+allowance, open the tables people now have room for, and end the league on its day; then
+mail and push what the leagues and the ladder told (``competitions.notice_delivery``).
 
 A league ends on its stated day whatever happens: at the first sweep at or after ``ends_at``
 every table still running is played to its end by the bots (``games.services.play_out``) and
@@ -18,11 +19,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from competitions.league_entries import league_withdraw
+from competitions.league_notices import end_tell
 from competitions.league_standings import forfeit_counts
 from competitions.league_start import league_start
 from competitions.league_tables import league_tables_open
 from competitions.league_terms import table_allowance
 from competitions.models import Entry, Event, EventTable
+from competitions.notice_delivery import notices_deliver
 from games.models import Match
 from games.services.play_out import match_play_out
 
@@ -44,6 +47,7 @@ def leagues_sweep(*, now: Any = None) -> int:
     )
     for event_id in running:
         league_tend(event_id=event_id, now=now)
+    notices_deliver(now=now)  # what the leagues and the ladder told, mailed and pushed
     return len(running)
 
 
@@ -110,4 +114,5 @@ def league_end(*, event: Event, now: Any = None) -> Event:
         locked.status = Event.Status.FINISHED
         locked.finished_at = now
         locked.save(update_fields=["status", "finished_at"])
+        end_tell(event=locked, now=now)
     return locked

@@ -18,6 +18,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from accounts.selectors.relations import blocked_pairs_among
+from competitions.league_notices import tables_tell
 from competitions.models import Entry, Event, EventTable
 from games.models import Match, Seat
 from games.services.matches import SeatedTable, matches_start_seated
@@ -28,10 +29,11 @@ from games.services.matches import SeatedTable, matches_start_seated
 RATED = False
 
 
-def league_tables_open(*, event: Event, now: Any = None) -> int:
+def league_tables_open(*, event: Event, now: Any = None, tell: bool = True) -> int:
     """Open every pending table of ``event`` whose people all have room, in schedule order;
-    drop those that can never open. The caller holds the league's lock. Returns how many
-    tables opened."""
+    drop those that can never open. The caller holds the league's lock. ``tell``: each
+    person at a table opened is told (one bulk statement; the start tells its own way).
+    Returns how many tables opened."""
     now = now or timezone.now()
     pending = list(
         EventTable.objects.filter(event_id=event.pk, match__isnull=True, dropped="").order_by(
@@ -86,4 +88,10 @@ def league_tables_open(*, event: Event, now: Any = None) -> int:
     changed = [table for table, _ in opening] + dropped
     if changed:
         EventTable.objects.bulk_update(changed, ["match", "opened_at", "dropped"])
+    if tell and opening:
+        tables_tell(
+            event_id=event.pk,
+            opened=[(table.match_id, users) for table, users in opening],
+            now=now,
+        )
     return len(opening)

@@ -19,6 +19,7 @@ urlpatterns = [
     path("ladder/", ladder.ladder_index, name="ladder_index"),
     path("ladder/<slug:game>/", ladder.ladder_page, name="ladder"),
     path("ladder/<slug:game>/history/", ladder.ladder_history_page, name="ladder_history"),
+    path("ladder/<slug:game>/record.json", ladder.ladder_record_json, name="ladder_record"),
     path("ladder/<slug:game>/join/", ladder.ladder_join_post, name="ladder_join"),
     path("ladder/<slug:game>/leave/", ladder.ladder_leave_post, name="ladder_leave"),
     path("ladder/<slug:game>/challenge/", ladder.ladder_challenge_post, name="ladder_challenge"),

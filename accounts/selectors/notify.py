@@ -20,19 +20,27 @@ from accounts.models import NotificationSettings
 TURN = "turn"
 DEADLINE = "deadline"
 INVITATION = "invitation"  # a challenge by name, or a rematch offer
-KINDS = {TURN: "email_turn", DEADLINE: "email_deadline", INVITATION: "email_invitations"}
+EVENTS = "events"  # a league's news, a ladder result that moved the person (competitions)
+KINDS = {
+    TURN: "email_turn",
+    DEADLINE: "email_deadline",
+    INVITATION: "email_invitations",
+    EVENTS: "email_events",
+}
 # What goes to the person's devices as a web push (docs/notifications.md, "Web push").
-PUSH_KINDS = {TURN: "push_turn"}
+PUSH_KINDS = {TURN: "push_turn", EVENTS: "push_events"}
 # What the notices page (and the badge) shows, each kind a box like the mails.
 NOTICE_INVITATIONS = "invitations"
 NOTICE_TURNS = "turns"
 NOTICE_FINISHED = "finished"
 NOTICE_LADDER = "ladder"  # a ladder result that moved the person (docs/competitions.md)
+NOTICE_EVENTS = "events"  # a league's news for the person: entered, started, a table, the end
 NOTICE_KINDS = {
     NOTICE_INVITATIONS: "notice_invitations",
     NOTICE_TURNS: "notice_turns",
     NOTICE_FINISHED: "notice_finished",
     NOTICE_LADDER: "notice_ladder",
+    NOTICE_EVENTS: "notice_events",
 }
 UNSUBSCRIBE_SALT = "accounts.unsubscribe"
 

@@ -9,10 +9,12 @@ from competitions.models.ladder import (
     LadderRung,
 )
 from competitions.models.leagues import Entry, Event, EventTable
+from competitions.models.notices import EventNotice
 
 __all__ = [
     "Entry",
     "Event",
+    "EventNotice",
     "EventTable",
     "Ladder",
     "LadderChallenge",

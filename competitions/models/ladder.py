@@ -141,6 +141,8 @@ class LadderNotice(models.Model):
     )
     event = models.ForeignKey(LadderEvent, on_delete=models.CASCADE, related_name="notices")
     seen_at = models.DateTimeField(null=True, blank=True)
+    # Mailed and pushed as the person chose (``competitions.notice_delivery``): claimed once.
+    delivered_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [

@@ -6,6 +6,7 @@ match's table or this page's buttons, which post there)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -15,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from competitions.ladder_record import ladder_record
 from competitions.presentation.ladder import event_line, ladder_words
 from competitions.selectors.ladder import ladder_data, ladder_history
 from competitions.services.ladder import (
@@ -45,6 +47,20 @@ def ladder_page(request: HttpRequest, game: str) -> HttpResponse:
     _title(game)
     ladder_notices_seen(game=game, user_id=request.user.pk)  # its notices are read here
     return _page(request, game)
+
+
+@login_required_htmx
+@require_GET
+def ladder_record_json(request: HttpRequest, game: str) -> HttpResponse:
+    """``/ladder/<game>/record.json``: the ladder's history with each result's match record
+    (finished matches only), language-free; ``?download=1`` offers it as a file."""
+    _title(game)
+    body = json.dumps(ladder_record(game=game), indent=1, sort_keys=True, ensure_ascii=False)
+    response = HttpResponse((body + "\n").encode("utf-8"), content_type="application/json")
+    response["Cache-Control"] = "private"
+    if request.GET.get("download") == "1":
+        response["Content-Disposition"] = f"attachment; filename=parlour-ladder-{game}.json"
+    return response
 
 
 @login_required_htmx

@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from competitions.league_entries import EntryRefused, league_enter, league_withdraw
+from competitions.league_notices import league_notices_seen
 from competitions.league_reads import LeaguePage, entry_counts, league_page, leagues_listed
 from competitions.league_record import league_record
 from competitions.league_terms import league_length
@@ -54,6 +55,7 @@ def _page_or_404(pk: int, user_id: int | None) -> LeaguePage:
 @login_required_htmx
 @require_GET
 def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    league_notices_seen(event_id=pk, user_id=request.user.pk)  # its notices are read here
     return _detail(request, pk)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -88,6 +88,7 @@ class HistoryLine:
     rounds: int | None
     rating_change: str  # "+14", "-9" once rated, else ""
     held_seats: int = 0  # seats held for the people invited (no name: a history is public)
+    mark: Any = None  # the event it was played in (``games.views.event_marks.MatchMark``)
 
     @property
     def replayable(self) -> bool:

@@ -15,6 +15,7 @@ from games.filters import HistoryFilterForm
 from games.presentation.results import history_lines, opponent_choices
 from games.selectors.history import history_counts, history_opponents, match_history
 from games.views.common import login_required_htmx
+from games.views.event_marks import lines_marked
 
 RESULTS_PARTIAL = "games/history.html#results"
 
@@ -32,7 +33,7 @@ def history(request: HttpRequest) -> HttpResponse:
     )
     filters = form.filters()
     page = match_history(user=request.user, filters=filters)
-    page.object_list = history_lines(page.object_list)
+    page.object_list = lines_marked(history_lines(page.object_list))
     context = {
         "form": form,
         "filters": filters,

@@ -35,6 +35,7 @@ from games.presentation.results import form_entries, head_to_head_lines, history
 from games.selectors.history import match_history, user_stats
 from games.selectors.ratings import profile_ratings
 from games.services.challenges import challenge_refusal
+from games.views.event_marks import lines_marked, profile_sections
 
 ACTIONS_PARTIAL = "accounts/_profile_actions.html"
 BLOCK_CONFIRM = "accounts/block_confirm.html"
@@ -67,7 +68,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         filters=HistoryFilters(page=page_number(request.GET.get("page"))),
         viewer=request.user,
     )
-    matches.object_list = history_lines(matches.object_list)
+    matches.object_list = lines_marked(history_lines(matches.object_list))
     stats.head_to_head.object_list = head_to_head_lines(stats.head_to_head.object_list)
     is_self = owner.pk == request.user.pk
     actions = {} if is_self else profile_actions(viewer_id=request.user.pk, owner=owner)
@@ -84,6 +85,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
                 profile_ratings(user=owner, viewer=request.user), owner=owner.get_username()
             ),
             "is_self": is_self,
+            # The competitions' sections (their leagues, ladder places): games.views.event_marks.
+            "event_sections": profile_sections(owner, request.user),
         },
     )
 

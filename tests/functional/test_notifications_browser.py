@@ -40,11 +40,14 @@ def test_each_box_sits_beside_its_label(live_server, make_context, viewport):
         "email_turn",
         "email_deadline",
         "email_invitations",
+        "email_events",
         "push_turn",
+        "push_events",
         "notice_invitations",
         "notice_turns",
         "notice_finished",
         "notice_ladder",
+        "notice_events",
         "mute_phrases",
     ]
     for item in found:

@@ -399,6 +399,9 @@ MATRIX_TEXT = [
     ("ladder page, htmx",  "GET hx", "/ladder/faraway/",                    S, 200, 200, 200, 200),
     ("ladder, no game",    "GET",    "/ladder/chess/",                      L, 404, 404, 404, 404),
     ("ladder history",     "GET",    "/ladder/faraway/history/?mine=1",     L, 200, 200, 200, 200),
+    # The ladder's record (language-free, finished matches only) to anyone signed in.
+    ("ladder record",      "GET",    "/ladder/faraway/record.json",         L, 200, 200, 200, 200),
+    ("ladder record, no game", "GET", "/ladder/chess/record.json",          L, 404, 404, 404, 404),
     ("ladder join",        "POST",   "/ladder/gulliver/join/",              L, 302, 302, 302, 302),
     ("ladder join by GET", "GET",    "/ladder/gulliver/join/",              L, 405, 405, 405, 405),
     ("ladder leave",       "POST",   "/ladder/faraway/leave/",              L, 302, 302, 302, 302),

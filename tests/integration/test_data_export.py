@@ -81,11 +81,14 @@ def test_the_export_holds_the_persons_data_and_their_seats_records(ann, bea, cal
         "email_turn": True,
         "email_deadline": False,
         "email_invitations": True,
+        "email_events": True,
         "push_turn": True,
+        "push_events": True,
         "notice_invitations": True,
         "notice_turns": True,
         "notice_finished": True,
         "notice_ladder": True,
+        "notice_events": True,
         "mute_phrases": False,
     }
     assert body["time_zone"] == "Europe/Paris" and body["holiday"] is None

@@ -81,10 +81,12 @@ from competitions.league_sweep import leagues_sweep
 from competitions.models import (
     Entry,
     Event,
+    EventNotice,
     EventTable,
     Ladder,
     LadderChallenge,
     LadderEvent,
+    LadderNotice,
     LadderRung,
 )
 from competitions.services.ladder import ladder_challenge, ladder_join
@@ -190,6 +192,7 @@ SITE_ROUTES: dict[str, dict[str, str]] = {
     "ladder_index": {},
     "ladder": {"game": "game"},
     "ladder_history": {"game": "game"},
+    "ladder_record": {"game": "game"},
     "ladder_join": {"game": "game"},
     "ladder_leave": {"game": "game"},
     "ladder_challenge": {"game": "game"},
@@ -1005,6 +1008,8 @@ def rows_snapshot() -> tuple[Any, ...]:
         list(Event.objects.order_by("pk").values_list()),
         list(Entry.objects.order_by("pk").values_list()),
         list(EventTable.objects.order_by("pk").values_list()),
+        list(EventNotice.objects.order_by("pk").values_list()),
+        list(LadderNotice.objects.order_by("pk").values_list()),
     )
 
 

@@ -260,8 +260,10 @@ def test_profile_query_count_does_not_grow_with_the_matches(ann, bea, ann_client
     few = counts()
     many_finished(ann, bea, 495)
     assert counts() == few
-    # 10, + the nav badge (its settings row and a count per notice kind), + the ratings
-    # (docs/ratings.md), + on another's profile the follows, blocks and challenge choice between
-    # the two (accounts.selectors.relations.pair_facts); 16 when the owner takes challenges only
-    # from people they have played; one more with the ladder's kind of notice (competitions).
+    # 10, + the nav badge (its settings row and every wanted kind's count at once), + the
+    # ratings (docs/ratings.md), + on another's profile the follows, blocks and challenge choice
+    # between the two (accounts.selectors.relations.pair_facts), one more when the owner takes
+    # challenges only from people they have played; one marking the rows played in a league or
+    # on the ladder and two for the profile's leagues and ladder places
+    # (competitions.profile_events).
     assert max(few) <= 17
