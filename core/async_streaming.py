@@ -11,10 +11,12 @@ a sync iterator is what that server wants.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
+from asgiref.sync import sync_to_async
+from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponseBase
+from django.utils.deprecation import MiddlewareMixin
 
 
 async def _chunks_read_in_threads(chunks: Iterator[bytes]) -> AsyncIterator[bytes]:
@@ -24,26 +26,15 @@ async def _chunks_read_in_threads(chunks: Iterator[bytes]) -> AsyncIterator[byte
         yield chunk
 
 
-class AsyncStreamingMiddleware:
-    """Under ASGI, a response streamed from a sync iterator streams from an async one."""
+class AsyncStreamingMiddleware(MiddlewareMixin):
+    """Under ASGI, a response streamed from a sync iterator streams from an async one. Told by
+    the request's kind, not by the mode the middleware runs in: below sync-only middleware
+    (WhiteNoise's) Django runs it sync, in a thread, under ASGI as well."""
 
-    sync_capable = True
-    async_capable = True
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
-        self.get_response = get_response
-        self.is_async = iscoroutinefunction(get_response)
-        if self.is_async:
-            markcoroutinefunction(self)
-
-    def __call__(self, request: HttpRequest) -> HttpResponseBase | Awaitable[HttpResponseBase]:
-        if self.is_async:
-            return self._streamed_async(request)
-        return self.get_response(request)  # WSGI: a sync iterator is what it wants
-
-    async def _streamed_async(self, request: HttpRequest) -> HttpResponseBase:
-        response = await self.get_response(request)  # type: ignore[misc]
-        if response.streaming and not response.is_async:
+    def process_response(
+        self, request: HttpRequest, response: HttpResponseBase
+    ) -> HttpResponseBase:
+        if isinstance(request, ASGIRequest) and response.streaming and not response.is_async:
             # A file's closer stays registered: the file is closed when the response is.
             response.streaming_content = _chunks_read_in_threads(iter(response.streaming_content))
         return response
