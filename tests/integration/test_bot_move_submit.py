@@ -30,8 +30,7 @@ def test_the_greedy_bot_moves_for_the_seat_from_its_own_view(ann, bea):
     wanted = bots.choose_move(match.game, BotLevel.GREEDY, view, seed=bot_seed(match, seat.index))
     version = match.version
     bot_move_submit(match=match, seat=seat, auto=Move.Auto.DEADLINE)
-    last = Move.objects.filter(match=match).order_by("-ply").first()
-    assert last is not None and last.seat == seat.index
+    last = Move.objects.filter(match=match, seat=seat.index).latest("ply")
     assert (last.payload, last.auto) == (wanted, Move.Auto.DEADLINE)
     match.refresh_from_db()
     assert match.version > version
