@@ -204,7 +204,7 @@ def test_refusals_answer_htmx_in_place_and_outsiders_a_404(people):
     assert refused.status_code == 409
     body = refused.content.decode()
     assert 'id="invitation-refused"' in body and "<html" not in body
-    assert Invitation.objects.get().status == Status.WITHDRAWN
+    assert Invitation.objects.get().status == Status.DECLINED
 
 
 def test_an_htmx_accept_signed_out_is_a_worded_401_and_changes_nothing(people):
