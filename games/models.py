@@ -482,6 +482,9 @@ class Invitation(models.Model):
         ACCEPTED = "accepted", "Accepted"
         DECLINED = "declined", "Declined"
         EXPIRED = "expired", "Expired"
+        # Ended by a block between the two, either way: its own state, so it never reads as
+        # declined by the person, even once the block is lifted.
+        WITHDRAWN = "withdrawn", "Withdrawn"
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="invitations")
     seat_index = models.PositiveSmallIntegerField()

@@ -64,6 +64,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Under ASGI, a response streamed from a sync iterator (a static file's, a download's)
+    # streams from an async one, read in worker threads (core/async_streaming.py).
+    "core.async_streaming.AsyncStreamingMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

@@ -31,7 +31,6 @@ import contextlib
 import logging
 import random
 import weakref
-from collections import defaultdict
 
 import redis
 import redis.asyncio as aioredis
@@ -39,6 +38,7 @@ from django.conf import settings
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
+from games.live.index import StreamIndex
 from games.live.local import message_read
 
 logger = logging.getLogger("parlour.live")
@@ -81,8 +81,7 @@ class Listener:
 class Hub:
     def __init__(self, url: str, channel: str) -> None:
         self.url, self.channel = url, channel
-        self.by_match: dict[int, set[Listener]] = defaultdict(set)
-        self.by_user: dict[int, set[Listener]] = defaultdict(set)
+        self.index: StreamIndex[Listener] = StreamIndex()
         self.up = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._settled: asyncio.TimerHandle | None = None
@@ -102,25 +101,14 @@ class Hub:
         return True
 
     def listen(self, match_id: int | None, user_id: int, member: bool = True) -> Listener:
-        listener = Listener(match_id, user_id, member)
-        if match_id is not None:
-            self.by_match[match_id].add(listener)
-        self.by_user[user_id].add(listener)
-        return listener
+        return self.index.add(Listener(match_id, user_id, member))
 
     def forget(self, listener: Listener) -> None:
-        for index, key in ((self.by_match, listener.match_id), (self.by_user, listener.user_id)):
-            if key is None:
-                continue
-            group = index.get(key)
-            if group is not None:
-                group.discard(listener)
-                if not group:
-                    del index[key]
+        self.index.forget(listener)
 
     @property
     def streams(self) -> int:
-        return sum(len(group) for group in self.by_user.values())
+        return len(self.index)
 
     # --- Redis ----------------------------------------------------------------------------------
 
@@ -132,20 +120,19 @@ class Hub:
         match_id, marks, users = read
         if marks is not None:
             watchers = []
-            for listener in self.by_match.get(match_id, ()):
+            for listener in self.index.of_match(match_id):
                 if listener.member:
                     listener.offer_table(marks)
                 else:
                     watchers.append(listener)
             self._spread(watchers, marks)
-        for user_id in users:
-            for listener in self.by_user.get(user_id, ()):
-                listener.offer_badge()
+        for listener in self.index.of_users(users):
+            listener.offer_badge()
 
     def spread(self, match_id: int) -> float:
         """Seconds over which the watchers of ``match_id`` who fetch their partial are told of
         a new version: ``SPREAD_EACH`` a stream of the match, at most ``PARLOUR_LIVE_SPREAD``."""
-        watching = len(self.by_match.get(match_id, ()))
+        watching = self.index.watching(match_id)
         return min(float(settings.PARLOUR_LIVE_SPREAD), SPREAD_EACH * watching)
 
     def _spread(self, watchers: list[Listener], marks: tuple[int, int]) -> None:
@@ -163,10 +150,9 @@ class Hub:
             loop.call_later(HEAD_START + random.uniform(0.0, spread), listener.offer_table, marks)
 
     def _all_down(self) -> None:
-        for group in self.by_user.values():
-            for listener in group:
-                listener.down = True
-                listener.wake.set()
+        for listener in self.index.everyone():
+            listener.down = True
+            listener.wake.set()
 
     async def _run(self) -> None:
         while True:

@@ -28,11 +28,12 @@ import logging
 import os
 import socket
 import threading
-from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+
+from games.live.index import StreamIndex
 
 logger = logging.getLogger("parlour.live")
 
@@ -94,13 +95,13 @@ class LocalListener:
 
 
 class LocalHub:
-    """The socket's reader and the streams of this process, by match and by person."""
+    """The socket's reader and the streams of this process (``index``: by match and by
+    person, shared with the reader's thread under the index's lock)."""
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self.lock = threading.Lock()
-        self.by_match: dict[int, set[LocalListener]] = defaultdict(set)
-        self.by_user: dict[int, set[LocalListener]] = defaultdict(set)
+        self.lock = threading.Lock()  # the reader thread's start and end
+        self.index: StreamIndex[LocalListener] = StreamIndex()
         self._sock: socket.socket | None = None
         self._thread: threading.Thread | None = None
         self._failed = False
@@ -131,24 +132,10 @@ class LocalHub:
         user_id: int,
         loop: asyncio.AbstractEventLoop | None = None,
     ) -> LocalListener:
-        listener = LocalListener(match_id, user_id, loop)
-        with self.lock:
-            if match_id is not None:
-                self.by_match[match_id].add(listener)
-            self.by_user[user_id].add(listener)
-        return listener
+        return self.index.add(LocalListener(match_id, user_id, loop))
 
     def forget(self, listener: LocalListener) -> None:
-        pairs = ((self.by_match, listener.match_id), (self.by_user, listener.user_id))
-        with self.lock:
-            for index, key in pairs:
-                if key is None:
-                    continue
-                group = index.get(key)
-                if group is not None:
-                    group.discard(listener)
-                    if not group:
-                        del index[key]
+        self.index.forget(listener)
 
     def spread(self, match_id: int) -> float:
         """No spread on the embedded default: a ``make run`` site has few watchers (the Redis
@@ -157,8 +144,7 @@ class LocalHub:
 
     @property
     def streams(self) -> int:
-        with self.lock:
-            return sum(len(group) for group in self.by_user.values())
+        return len(self.index)
 
     # --- the socket -----------------------------------------------------------------------------
 
@@ -168,9 +154,8 @@ class LocalHub:
         if read is None:
             return
         match_id, marks, users = read
-        with self.lock:
-            woken = list(self.by_match.get(match_id, ())) if marks is not None else []
-            counted = [listener for u in users for listener in self.by_user.get(u, ())]
+        woken = self.index.of_match(match_id) if marks is not None else []
+        counted = self.index.of_users(users)
         for listener in woken:
             listener.offer_table(marks)  # type: ignore[arg-type]
         for listener in counted:
@@ -187,9 +172,8 @@ class LocalHub:
                 break
             self.dispatch(raw)
         with self.lock:
-            listeners = [listener for group in self.by_user.values() for listener in group]
             self._thread, self._failed = None, True
-        for listener in listeners:
+        for listener in self.index.everyone():
             listener.end()
 
 

@@ -160,17 +160,12 @@ async def _events(
     wake: asyncio.Event = listener.wake  # type: ignore[assignment]
     beats = clock(float(settings.PARLOUR_LIVE_HEARTBEAT))
     beat = beats.join(wake)  # one clock a process wakes it for its keep-alive
-    sent: tuple[int, int] | None = None
-    opened: tuple[int, int] | None = None
+    told = Told(listener, last_id, watching)
     try:
         yield f"retry: {RETRY_MS}\n\n"
         # Read after listening, so a change between the two is announced, never lost.
         if listener.match_id is not None:
-            marks = opened = await sync_to_async(_marks)(listener.match_id, user)
-            if marks is not None:
-                if table_id(marks) == last_id:
-                    sent = marks
-                listener.offer_table(marks)
+            told.opened(await sync_to_async(_marks)(listener.match_id, user))
         listener.offer_badge()
         while True:
             await wake.wait()
@@ -182,33 +177,77 @@ async def _events(
                 if loop.time() >= ends:
                     return
                 yield ": keep-alive\n\n"
-            table = listener.table
-            if table is not None and (sent is None or table > sent):
-                # A change a watcher is told of brings the table itself; the state at connect
-                # (the page was just rendered, or the stream came back) is told in numbers.
+            table = told.table_due()
+            if table is not None:
                 carried = None
-                if watching is not None and table != opened:
+                if told.carries(table) and watching is not None:
                     request, zone = watching.request, watching.zone
                     carried = await watch_carried(request, listener.match_id, table, zone)
                     if carried is None:  # the page fetches: spread, as the hub would have
                         await asyncio.sleep(random.uniform(0.0, this_hub.spread(listener.match_id)))
-                sent, event = _table_event(table, carried)
-                yield event
-            if listener.badge:
-                listener.badge = False
-                count, turns = await sync_to_async(_badge)(listener.user_id)
-                yield _event("badge", {"count": count, "turns": turns})
+                yield told.table_event(table, carried)
+            if told.badge_due():
+                yield _badge_event(await sync_to_async(_badge)(listener.user_id))
     finally:
         beats.leave(beat)
         this_hub.forget(listener)
 
 
-def _table_event(table: tuple[int, int], carried: Carried | None) -> tuple[tuple[int, int], str]:
-    """What is sent and its text: the table ``carried`` (a ``watch`` event, its marks read as
-    new as ``table`` or newer), else ``table`` in numbers (the page fetches)."""
-    if carried is not None and carried[0] >= table:
-        return carried
-    return table, _numbers(table)
+class Told:
+    """What a stream has told its page, and what it owes it next: the loop's reckoning, shared
+    by its twins (``_events`` under ASGI, ``_sync_events`` under WSGI), which differ only in
+    how they wait and read."""
+
+    def __init__(
+        self, listener: Listener | LocalListener, last_id: str, watching: Watching | None
+    ) -> None:
+        self.listener, self.last_id, self.watching = listener, last_id, watching
+        self.sent: tuple[int, int] | None = None
+        self.at_connect: tuple[int, int] | None = None
+
+    def opened(self, marks: tuple[int, int] | None) -> None:
+        """The table's marks read at connect (``None``: gone, or no longer visible): owed to
+        the page unless ``Last-Event-ID`` says it has them."""
+        self.at_connect = marks
+        if marks is None:
+            return
+        if table_id(marks) == self.last_id:
+            self.sent = marks
+        self.listener.offer_table(marks)
+
+    def table_due(self) -> tuple[int, int] | None:
+        """The table's marks owed to the page: newer than what it was last sent."""
+        table = self.listener.table
+        if table is not None and (self.sent is None or table > self.sent):
+            return table
+        return None
+
+    def carries(self, table: tuple[int, int]) -> bool:
+        """Whether ``table`` goes as the table itself: a change a watcher is told of. The
+        state at connect (the page was just rendered, or the stream came back) is told in
+        numbers."""
+        return self.watching is not None and table != self.at_connect
+
+    def table_event(self, table: tuple[int, int], carried: Carried | None) -> str:
+        """The event's text, now sent: the table ``carried`` (a ``watch`` event, its marks read
+        as new as ``table`` or newer), else ``table`` in numbers (the page fetches)."""
+        if carried is not None and carried[0] >= table:
+            self.sent, event = carried
+        else:
+            self.sent, event = table, _numbers(table)
+        return event
+
+    def badge_due(self) -> bool:
+        """Whether the badge is owed a recount (taken: the next is owed on the next offer)."""
+        if not self.listener.badge:
+            return False
+        self.listener.badge = False
+        return True
+
+
+def _badge_event(counts: tuple[int, int]) -> str:
+    count, turns = counts
+    return _event("badge", {"count": count, "turns": turns})
 
 
 async def _local_stream(
@@ -251,16 +290,11 @@ def _sync_events(
     the server ends the generator), so its thread is freed within that time."""
     ends = time.monotonic() + LIFETIME
     heartbeat = min(float(settings.PARLOUR_LIVE_HEARTBEAT), SYNC_HEARTBEAT)
-    sent: tuple[int, int] | None = None
-    opened: tuple[int, int] | None = None
+    told = Told(listener, last_id, watching)
     try:
         yield f"retry: {RETRY_MS}\n\n"
         if listener.match_id is not None:
-            marks = opened = _marks(listener.match_id, user)
-            if marks is not None:
-                if table_id(marks) == last_id:
-                    sent = marks
-                listener.offer_table(marks)
+            told.opened(_marks(listener.match_id, user))
         listener.offer_badge()
         while True:
             left = ends - time.monotonic()
@@ -272,16 +306,13 @@ def _sync_events(
             listener.woken.clear()
             if listener.down:
                 return
-            table = listener.table
-            if table is not None and (sent is None or table > sent):
+            table = told.table_due()
+            if table is not None:
                 carried = None
-                if watching is not None and table != opened:  # few watchers here: no memo
+                if told.carries(table) and watching is not None:  # few watchers: no memo
                     carried = watch_render(watching.request, listener.match_id, watching.zone)
-                sent, event = _table_event(table, carried)
-                yield event
-            if listener.badge:
-                listener.badge = False
-                count, turns = _badge(listener.user_id)
-                yield _event("badge", {"count": count, "turns": turns})
+                yield told.table_event(table, carried)
+            if told.badge_due():
+                yield _badge_event(_badge(listener.user_id))
     finally:
         this_hub.forget(listener)

@@ -16,9 +16,9 @@ STATUS_WORDS = {
     "accepted": "accepted",
     "declined": "declined",
     "expired": "did not answer in time",
-    # Declined while a block stands between the two: not "declined", which would name a
-    # decision the person may not have made, and no word of a block (docs/accounts.md: a
-    # refusal does not tell who blocked whom).
+    # Ended by a block between the two (``withdrawn``; or declined, before blocks withdrew,
+    # while one stands): not "declined", which would name a decision the person may not have
+    # made, and no word of a block (docs/accounts.md: a refusal does not tell who blocked whom).
     "withdrawn": "can no longer be accepted",
 }
 # A seat's name while a pending invitation holds it, to those who may not see who is invited.

@@ -36,8 +36,8 @@ class InvitationItem:
     expires_at: datetime
     # The finished match a rematch offer replays (its new table is ``match_id``).
     rematch_of_id: int | None = None
-    # A block stands between the two now: a declined invitation is worded as ended, not as
-    # declined by the person (a block declines what is pending: docs/accounts.md).
+    # A block stands between the two now: an invitation declined before a block withdrew it
+    # (``Status.WITHDRAWN``, since) is worded as ended, not as declined by the person.
     blocked: bool = False
 
 
@@ -55,7 +55,7 @@ def _notice_q(user_id: int) -> Q:
     now = timezone.now()
     awaiting = Q(user_id=user_id, status=Status.PENDING, expires_at__gt=now)
     answered = Q(invited_by_id=user_id, match__status=Match.Status.WAITING) & (
-        Q(status__in=[Status.DECLINED, Status.EXPIRED])
+        Q(status__in=[Status.DECLINED, Status.EXPIRED, Status.WITHDRAWN])
         | Q(status=Status.PENDING, expires_at__lte=now)
     )
     return awaiting | answered

@@ -54,3 +54,22 @@ def bot_move_play(*, match: Match, expected_version: int) -> Match | None:
     return move_submit(
         match=match, seat=seat, move=move, expected_version=expected_version, auto=auto
     )
+
+
+def bot_move_submit(*, match: Match, seat: Seat, auto: str, holiday_holds: bool = True) -> Match:
+    """The greedy bot's move for ``seat``, chosen from that seat's view alone, played through
+    ``move_submit`` at the version ``match`` was read at: a person's seat played for them (a
+    passed deadline, an event's play-out), ``auto`` saying why. Raises ``StaleVersion`` when
+    the table moved on (a person's own move wins its race) and ``OnHoliday`` as ``move_submit``
+    does."""
+    engine = get_engine(match.game)
+    view = engine.view(engine.load(match.state), seat.index)
+    move = bots.choose_move(match.game, BotLevel.GREEDY, view, seed=bot_seed(match, seat.index))
+    return move_submit(
+        match=match,
+        seat=seat,
+        move=move,
+        expected_version=match.version,
+        auto=auto,
+        holiday_holds=holiday_holds,
+    )

@@ -8,11 +8,10 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import bots
 from games.engines import get_engine
-from games.models import BotLevel, Match, Move, Seat
+from games.models import Match, Move, Seat
 from games.services._store import deadline_span
-from games.services.bots import bot_seed
+from games.services.bots import bot_move_submit
 from games.services.errors import OnHoliday, StaleVersion
 from games.services.moves import move_submit
 
@@ -48,32 +47,33 @@ def match_deadline_enforce(*, match: Match, now: Any = None) -> int:
             break
         state = engine.load(match.state)
         first = match.awaiting[0]
+        ballot: dict[str, Any] | None = None
         if engine.vote_open(state, first):
             seat = by_index[first]
-            move: dict[str, Any] = engine.silent_ballot(state, first)
-            auto = Move.Auto.VOTE_CLOSED
+            ballot = engine.silent_ballot(state, first)
         else:
             # a resigned person's seat is the bot's already (``bot_move_play``)
             people = [i for i in match.awaiting if not by_index[i].bot_plays]
             if not people:
                 break  # a bot's turn: the sweeper's business, not a deadline's
             seat = by_index[people[0]]
-            view = engine.view(state, seat.index)
-            move = bots.choose_move(
-                match.game, BotLevel.GREEDY, view, seed=bot_seed(match, seat.index)
-            )
-            auto = Move.Auto.DEADLINE
+        # A turn begun before a holiday is played to its end: a holiday starting between a
+        # Faraway draw and its card would leave the turn half-played.
+        holiday_holds = seat.index != turn_of
         try:
-            move_submit(
-                match=match,
-                seat=seat,
-                move=move,
-                expected_version=match.version,
-                auto=auto,
-                # A turn begun before a holiday is played to its end: a holiday starting
-                # between a Faraway draw and its card would leave the turn half-played.
-                holiday_holds=seat.index != turn_of,
-            )
+            if ballot is not None:
+                move_submit(
+                    match=match,
+                    seat=seat,
+                    move=ballot,
+                    expected_version=match.version,
+                    auto=Move.Auto.VOTE_CLOSED,
+                    holiday_holds=holiday_holds,
+                )
+            else:
+                bot_move_submit(
+                    match=match, seat=seat, auto=Move.Auto.DEADLINE, holiday_holds=holiday_holds
+                )
         except StaleVersion:
             logger.info("deadline on match %s: the table moved first", match.pk)
             break

@@ -43,9 +43,9 @@ REFUSED_BY_STATUS = {
     Status.DECLINED: gettext_lazy("This invitation was declined; it can no longer be accepted."),
     Status.EXPIRED: gettext_lazy("This invitation has expired."),
 }
-
-
+# Ended by a block, maybe the inviter's: not "declined", nor a word of the block.
 WITHDRAWN = gettext_lazy("This invitation can no longer be accepted.")
+REFUSED_BY_STATUS[Status.WITHDRAWN] = WITHDRAWN
 
 
 @dataclass(frozen=True)
@@ -174,8 +174,10 @@ def invitations_expire() -> int:
 
 
 def invitations_decline_between(*, a_id: int, b_id: int) -> int:
-    """Decline every pending invitation between the two, both ways (a block: called inside the
-    blocking transaction). How many were declined."""
+    """Withdraw every pending invitation between the two, both ways (a block: called inside the
+    blocking transaction): ``withdrawn``, its own state, never "declined", which would name a
+    decision the person may not have made, and it stays so once the block is lifted. How many
+    were withdrawn."""
     pending = Invitation.objects.filter(
         Q(user_id=a_id, invited_by_id=b_id) | Q(user_id=b_id, invited_by_id=a_id),
         status=Status.PENDING,
@@ -183,10 +185,10 @@ def invitations_decline_between(*, a_id: int, b_id: int) -> int:
     match_ids = set(pending.values_list("match_id", flat=True))
     if not match_ids:
         return 0
-    declined = pending.update(status=Status.DECLINED, answered_at=timezone.now())
+    withdrawn = pending.update(status=Status.WITHDRAWN, answered_at=timezone.now())
     _bump_many(match_ids)
     live.badges_changed([a_id, b_id])
-    return declined
+    return withdrawn
 
 
 def invitations_end(*, match_id: int) -> int:
@@ -345,7 +347,7 @@ def _answer_refusal(invitation: Invitation, match: Match) -> str | None:
     if invitation.status == Status.DECLINED and blocked_between(
         invitation.user_id, invitation.invited_by_id
     ):
-        # Declined by a block, maybe the inviter's: not "declined", nor a word of the block.
+        # Declined by a block before blocks withdrew (``Status.WITHDRAWN``), the block standing.
         return WITHDRAWN
     if invitation.status != Status.PENDING:
         return REFUSED_BY_STATUS[invitation.status]

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import logging
 
-from games import bots
 from games.engines import get_engine
-from games.models import BotLevel, Match, Move, Seat
-from games.services.bots import bot_seed
+from games.models import Match, Move, Seat
+from games.services.bots import bot_move_submit
 from games.services.errors import StaleVersion
-from games.services.moves import match_next_round, move_submit
+from games.services.moves import match_next_round
 
 logger = logging.getLogger(__name__)
 
@@ -41,19 +40,8 @@ def match_play_out(*, match_id: int) -> int:
             if not match.awaiting:
                 break
             seat = Seat.objects.get(match_id=match.pk, index=match.awaiting[0])
-            view = engine.view(state, seat.index)
-            move = bots.choose_move(
-                match.game, BotLevel.GREEDY, view, seed=bot_seed(match, seat.index)
-            )
             auto = Move.Auto.CHOSEN if seat.bot_level else Move.Auto.PLAYED_OUT
-            move_submit(
-                match=match,
-                seat=seat,
-                move=move,
-                expected_version=match.version,
-                auto=auto,
-                holiday_holds=False,
-            )
+            bot_move_submit(match=match, seat=seat, auto=auto, holiday_holds=False)
         except StaleVersion:
             logger.info("play-out of match %s: the table moved first", match_id)
             continue

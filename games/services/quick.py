@@ -6,17 +6,21 @@ Seating goes through ``match_join`` and opening through ``match_create``, the lo
 (their locks, the block check under the lock, the start when the last seat is taken). One
 person's presses are serialised by a lock on their own user row, so a double press finds the
 first press's table; two people racing for one table's last seat meet at its row lock, and the
-one refused goes on to the next table that fits, or opens one.
+one refused goes on to the next table that fits, or opens one. Two people pressing at the same
+moment with no table waiting meet too: a press first takes the lock of the table it would open
+(its "bucket": game, size, deadline, rated), so the second looks only after the first's table
+is there to find.
 """
 
 from __future__ import annotations
 
 import datetime
+import hashlib
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -71,9 +75,15 @@ def quick_match_play(
     chosen size; "any" opens the game's smallest). ``bot_fill_hours`` is the opened table's:
     a table found keeps its own terms."""
     quick_choice_check(choice, bot_fill_hours)
+    engine = get_engine(choice.game)
+    size = choice.seats or engine.min_players
     with transaction.atomic():
-        # One person's presses one after the other: the second finds the first's table.
-        list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk"))
+        # Presses that would open the same table one after the other: the second finds it.
+        _bucket_lock(choice, size)
+        # One person's presses one after the other: the second finds the first's table. No key
+        # update: a seat or notice another press writes for this person still goes ahead.
+        users = get_user_model().objects.select_for_update(no_key=True)
+        list(users.filter(pk=user.pk).values_list("pk"))
         waiting = quick_waiting_at(user_id=user.pk, choice=choice)
         if waiting is not None:
             return QuickSeat(match=waiting, how=ALREADY)
@@ -83,13 +93,12 @@ def quick_match_play(
             except JoinRejected:
                 continue  # taken meanwhile, or a block made since the read: the next one
             return QuickSeat(match=match, how=SEATED)
-        engine = get_engine(choice.game)
         fill_at = None
         if bot_fill_hours is not None:
             fill_at = timezone.now() + datetime.timedelta(hours=bot_fill_hours)
         match = match_create(
             game=choice.game,
-            num_players=choice.seats or engine.min_players,
+            num_players=size,
             created_by=user,
             deadline_days=choice.deadline_days,
             public=True,
@@ -98,6 +107,23 @@ def quick_match_play(
             bot_fill_at=fill_at,
         )
     return QuickSeat(match=match, how=OPENED)
+
+
+def _bucket_lock(choice: QuickChoice, size: int) -> None:
+    """Hold, until the transaction ends, the lock of the table this press would open (the
+    chosen game, ``size``, deadline and rated choice): two people pressing at the same moment
+    with no table waiting then look one after the other, and the second is seated at the
+    first's new table instead of opening one of its own. PostgreSQL: a transaction-level
+    advisory lock on the bucket's 64-bit key. SQLite: its IMMEDIATE transactions run every
+    press one after the other already."""
+    if connection.vendor != "postgresql":
+        return
+    bucket = f"parlour.quick:{choice.game}:{size}:{choice.deadline_days}:{choice.rated}"
+    digest = hashlib.blake2b(bucket.encode(), digest_size=8).digest()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest, "big", signed=True)]
+        )
 
 
 def quick_bot_fill(*, match_id: int, now: datetime.datetime) -> bool:

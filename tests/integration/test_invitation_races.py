@@ -110,7 +110,7 @@ def test_a_block_against_an_accept_comes_out_one_way(attempt):
     invitation = Invitation.objects.get()
     seated = Seat.objects.filter(match=match, user=bea).exists()
     assert has_blocked(ann.pk, bea.pk)
-    assert (invitation.status, seated) in {(Status.ACCEPTED, True), (Status.DECLINED, False)}
+    assert (invitation.status, seated) in {(Status.ACCEPTED, True), (Status.WITHDRAWN, False)}
 
 
 def test_two_rematch_offers_at_once_make_one_match_that_begins():

@@ -11,7 +11,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from accounts.services.relations import block_add
+from accounts.services.relations import block_add, block_remove
 from games.live import publish as live
 from games.models import Invitation, Match, Seat
 from games.services import match_create, match_join, match_resign
@@ -88,7 +88,7 @@ def test_an_invitation_ended_by_a_block_does_not_read_declined(people, who_block
         block_add(blocker_id=bea.pk, blocked_id=ann.pk)
     else:
         block_add(blocker_id=ann.pk, blocked_id=bea.pk)
-    assert Invitation.objects.get().status == Status.DECLINED
+    assert Invitation.objects.get().status == Status.WITHDRAWN
     notices = _text(factories.client_for(ann).get("/notices/").content.decode())
     table = _text(factories.client_for(ann).get(f"/matches/{match.pk}/").content.decode())
     for page in (notices, table):
@@ -105,6 +105,28 @@ def test_answering_an_invitation_the_inviters_block_ended_does_not_say_declined(
     words = answer.content.decode()
     assert answer.status_code == 409 and "This invitation can no longer be accepted." in words
     assert "declined" not in words and "blocked" not in words
+
+
+@pytest.mark.parametrize("who_blocks", ["invited", "inviter"])
+def test_an_invitation_ended_by_a_block_since_lifted_still_does_not_read_declined(
+    people, who_blocks
+):
+    ann, bea, _, _ = people
+    _challenge(factories.client_for(ann), visibility="public")
+    match, invitation = Match.objects.get(), Invitation.objects.get()
+    blocker, blocked = (bea, ann) if who_blocks == "invited" else (ann, bea)
+    block_add(blocker_id=blocker.pk, blocked_id=blocked.pk)
+    block_remove(blocker_id=blocker.pk, blocked_id=blocked.pk)
+    notices = _text(factories.client_for(ann).get("/notices/").content.decode())
+    table = _text(factories.client_for(ann).get(f"/matches/{match.pk}/").content.decode())
+    for page in (notices, table):
+        assert "bea, seat 2 of 2: can no longer be accepted" in page
+        assert "bea, seat 2 of 2: declined" not in page and "blocked" not in page
+    answer = factories.client_for(bea).post(f"/invitations/{invitation.pk}/accept/")
+    words = answer.content.decode()
+    assert answer.status_code == 409 and "This invitation can no longer be accepted." in words
+    assert "declined" not in words and "blocked" not in words
+    assert not Seat.objects.filter(match=match, user=bea).exists()
 
 
 def test_an_invitation_declined_by_its_person_still_reads_declined(people):

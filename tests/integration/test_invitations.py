@@ -248,7 +248,7 @@ def test_block_beside_decline_declines_and_blocks(people):
     invitation = Invitation.objects.get()
     answer = factories.client_for(bea).post(f"/invitations/{invitation.pk}/block/")
     assert answer.status_code == 302
-    assert Invitation.objects.get().status == Status.DECLINED
+    assert Invitation.objects.get().status == Status.WITHDRAWN
     assert has_blocked(bea.pk, ann.pk)
 
 
@@ -259,7 +259,7 @@ def test_a_block_either_way_declines_what_is_pending_between_the_two_only(people
     _challenge(client, name="cal")
     block_add(blocker_id=ann.pk, blocked_id=bea.pk)  # the inviter blocks
     statuses = dict(Invitation.objects.values_list("user__username", "status"))
-    assert statuses == {"bea": Status.DECLINED, "cal": Status.PENDING}
+    assert statuses == {"bea": Status.WITHDRAWN, "cal": Status.PENDING}
 
 
 def test_a_blocked_person_cannot_be_challenged(people):

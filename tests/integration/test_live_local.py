@@ -10,11 +10,13 @@ import socket
 import tempfile
 import threading
 import time
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.core.servers.basehttp import (
     ThreadedWSGIServer,
     WSGIRequestHandler,
@@ -119,6 +121,26 @@ def test_whose_turn_it_is_recounts_the_badge_on_a_page_without_a_table(embedded)
         match = play_one(match)
     assert next_named(stream, "badge", timeout=5).json()["turns"] == 0
     stream.close()
+
+
+# Either of Django's warnings of an iterator of the wrong kind, raised as an error here: a sync
+# one under ASGI (it is read whole in a thread, once), an async one under WSGI.
+@pytest.mark.filterwarnings("error:StreamingHttpResponse must consume:Warning")
+def test_the_stream_and_the_static_files_come_without_the_iterator_warning(embedded):
+    ann, bea = factories.user_make("ann"), factories.user_make("bea")
+    match = factories.match_make(game="faraway", players=[ann, bea], seed=5)
+    stream = open_stream(embedded, f"/live/?match={match.pk}", ann)
+    assert stream.status == 200
+    assert next_named(stream, "table").json() == {"version": match.version, "phrases": 0}
+    match = play_one(match)
+    assert next_named(stream, "table", timeout=5).json()["version"] == match.version
+    stream.close()
+    css = Path(settings.BASE_DIR) / "static" / "css" / "parlour.css"
+    with urllib.request.urlopen(f"{embedded}/static/css/parlour.css", timeout=10) as answer:
+        assert answer.status == 200 and answer.read() == css.read_bytes()
+    head = urllib.request.Request(f"{embedded}/static/css/parlour.css", method="HEAD")
+    with urllib.request.urlopen(head, timeout=10) as answer:
+        assert answer.status == 200 and answer.read() == b""
 
 
 def test_a_closed_stream_is_forgotten_and_frees_its_thread(embedded):

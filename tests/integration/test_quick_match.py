@@ -225,6 +225,24 @@ def test_two_people_racing_for_the_last_seat_one_sits_the_other_opens_a_table():
     assert Seat.objects.filter(user__in=[cal, dan]).count() == 2
 
 
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("seats", "attempt"), [("2", 0), ("2", 1), ("2", 2), ("any", 0)])
+def test_two_people_pressing_at_once_with_no_table_waiting_meet_at_one(seats, attempt):
+    ann, bea = _people("ann", "bea")
+    forms = [_form(seats=seats), _form()]  # "any" opens the game's smallest: two seats
+    clients = [factories.client_for(u) for u in (ann, bea)]
+    statuses = factories.at_once(
+        [
+            lambda c=c, f=f: c.post("/play/", f).status_code
+            for c, f in zip(clients, forms, strict=True)
+        ]
+    )
+    assert statuses == [302, 302]
+    match = Match.objects.get()  # one table: the second press found the first's
+    assert match.status == Match.Status.ACTIVE
+    assert {s.user_id for s in match.seats.all()} == {ann.pk, bea.pk}
+
+
 # --- Cancelling ------------------------------------------------------------------------------
 
 

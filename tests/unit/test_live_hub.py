@@ -63,7 +63,7 @@ def test_forgotten_listeners_leave_no_trace():
         assert hub.streams == 2
         hub.forget(a)
         hub.forget(b)
-        assert hub.streams == 0 and not hub.by_match and not hub.by_user
+        assert hub.streams == 0 and not hub.index.by_match and not hub.index.by_user
 
     asyncio.run(run())
 
