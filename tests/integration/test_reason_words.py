@@ -42,9 +42,10 @@ def test_a_move_the_engine_refuses_is_answered_in_the_readers_language(ann, bea,
     client = _awaited_client(match, ann, bea, language)
     hand = get_engine("faraway").load(match.state).hands[match.awaiting[0]]
     before = (match.version, match.state)
-    refused = factories.post_move(client, match, {"type": "discard", "card": hand[0]})
+    refused = factories.post_move(client, match, {"type": "discard", "card": hand[0]}, htmx=False)
     assert refused.status_code == 422
-    assert words in html.unescape(refused.content.decode())
+    said = re.search(r'id="move-error">([^<]*)</p>', refused.content.decode()).group(1)
+    assert html.unescape(said) == words
     match.refresh_from_db()
     assert (match.version, match.state) == before
 
