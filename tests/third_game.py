@@ -21,7 +21,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from games import bots, engines, presentation
-from games.engines.base import Engine, IllegalMove, Option, check_seat, copy_json
+from games.engines.base import Engine, IllegalMove, Option, Reason, check_seat, copy_json, reason
 from games.presentation.common import GameBuilder, attach, table_common
 
 NAME = "lasttoken"
@@ -33,6 +33,7 @@ class LastTokenEngine(Engine):
     min_players = 2
     max_players = 3
     rules_version = 1
+    reason_codes = frozenset({"no_seat", "match_over", "not_your_turn", "not_offered"})
     summary = "Take one or two tokens a turn; whoever takes the last one wins."
     score_help = "tokens taken by the end"
     table_phrases = (("last_one", "The last one is mine"),)
@@ -77,20 +78,20 @@ class LastTokenEngine(Engine):
             return [{"type": "tally", "agree": True}, {"type": "tally", "agree": False}]
         return [{"type": "take", "count": k} for k in (1, 2) if k <= state["pile"]]
 
-    def explain(self, state: dict, seat: int, move: object) -> str:
+    def explain(self, state: dict, seat: int, move: object) -> Reason | None:
         check_seat(state["n"], seat)
         if state["winner"] is not None:
-            return "The match is over."
+            return reason("match_over")
         if seat not in self.awaiting(state):
-            return "It is not your turn."
+            return reason("not_your_turn", seat=self.awaiting(state)[0])
         if move not in self.legal_moves(state, seat):
-            return "Agree or not." if state.get("ballot") is not None else "Take one or two tokens."
-        return ""
+            return reason("not_offered")
+        return None
 
     def apply(self, state: dict, seat: int, move: dict[str, Any]) -> dict:
-        reason = self.explain(state, seat, move)
-        if reason:
-            raise IllegalMove(reason)
+        why = self.explain(state, seat, move)
+        if why is not None:
+            raise IllegalMove(why)
         new = copy_json(state)
         if move["type"] == "tally":
             new["ballot"] = None

@@ -25,8 +25,29 @@ Move = dict[str, Any]
 LESSON_SEED = "lesson"
 
 
+# Why a move is refused, language-free (docs/engine-contract.md, "Reasons"): a JSON-able dict
+# ``{"code": ..., **facts}``. The code is stable, one per distinct refusal; the facts are what
+# its words need (card codes, seat numbers, a forged value as ``given``). The site words it in
+# the reader's language (``games.presentation.reasons``); an engine never words anything.
+Reason = dict[str, Any]
+
+# The reasons every engine may give: through this module's helpers, or ``not_offered`` (the
+# move is none of those on offer: a game may say no more).
+BASE_REASON_CODES = frozenset({"no_seat", "no_votes", "no_rounds", "not_offered"})
+
+
+def reason(code: str, **facts: Any) -> Reason:
+    """A refusal's reason: its ``code`` and the ``facts`` its words need."""
+    return {"code": code, **facts}
+
+
 class IllegalMove(Exception):
-    """A move that is not one of ``legal_moves(state, seat)``; the message is for the player."""
+    """A move that is not one of ``legal_moves(state, seat)``. ``reason`` says why, language-free
+    (``Reason``); the message is that reason as JSON, for logs and records, never for a player."""
+
+    def __init__(self, why: Reason) -> None:
+        super().__init__(json.dumps(why, sort_keys=True, ensure_ascii=False, default=repr))
+        self.reason = why
 
 
 def seeded_rng(seed: int | str, *salt: object) -> random.Random:
@@ -100,16 +121,16 @@ def redact_events(events: Sequence[dict[str, Any]], seat: int | None) -> list[di
 
 def check_seat(num_players: int, seat: object) -> None:
     if type(seat) is not int or not 0 <= seat < num_players:
-        raise IllegalMove(f"There is no seat {seat!r} at this table.")
+        raise IllegalMove(reason("no_seat", given=seat))
 
 
-def match_legal(legal: Sequence[Move], move: object, explain: str) -> Move:
-    """Return ``move`` if it equals one of ``legal``; otherwise raise ``IllegalMove(explain)``."""
+def match_legal(legal: Sequence[Move], move: object, why: Reason) -> Move:
+    """Return ``move`` if it equals one of ``legal``; otherwise raise ``IllegalMove(why)``."""
     if isinstance(move, dict):
         for candidate in legal:
             if candidate == move:
                 return candidate
-    raise IllegalMove(explain)
+    raise IllegalMove(why)
 
 
 @dataclass(frozen=True)
@@ -156,6 +177,9 @@ class Engine(ABC):
     # The game's own table phrases as (key, words), said after the six every game shares
     # (``games.phrases``); keys distinct from those. Words only: no hidden information.
     table_phrases: tuple[tuple[str, str], ...] = ()
+    # Every reason code ``explain``, ``refusals`` and ``IllegalMove`` may give (docs/
+    # engine-contract.md, "Reasons"): the site words each one.
+    reason_codes: frozenset[str] = BASE_REASON_CODES
 
     @abstractmethod
     def new_game(self, num_players: int, seed: int, options: dict | None = None) -> Any: ...
@@ -170,16 +194,16 @@ class Engine(ABC):
     def apply(self, state: Any, seat: int, move: Move) -> Any: ...
 
     @abstractmethod
-    def explain(self, state: Any, seat: int, move: object) -> str:
-        """Why ``seat`` may not make ``move`` now, in words for the player; "" when it may.
-        ``apply`` raises ``IllegalMove`` with exactly this message."""
+    def explain(self, state: Any, seat: int, move: object) -> Reason | None:
+        """Why ``seat`` may not make ``move`` now, as a language-free ``Reason``; ``None`` when
+        it may. ``apply`` raises ``IllegalMove`` with exactly this reason."""
 
-    def refusals(self, state: Any, seat: int) -> dict[str, str]:
-        """Why each thing ``seat`` may click on its table offers no move now, in the words
-        ``explain`` gives: keyed by a card code in its hand, ``"pack"``, or ``"discard:<i>"``
-        (the ``i``-th of the discards its view shows). Only while ``seat`` is awaited for a
-        move of its turn (the table words "not your turn" itself); only facts its ``view``
-        shows. A game without such reasons keeps this default, ``{}``."""
+    def refusals(self, state: Any, seat: int) -> dict[str, list[Reason]]:
+        """Why each thing ``seat`` may click on its table offers no move now, as the reasons
+        ``explain`` gives (distinct, in order): keyed by a card code in its hand, ``"pack"``,
+        or ``"discard:<i>"`` (the ``i``-th of the discards its view shows). Only while
+        ``seat`` is awaited for a move of its turn (the table words "not your turn" itself);
+        only facts its ``view`` shows. A game without such reasons keeps this default, ``{}``."""
         return {}
 
     @abstractmethod
@@ -245,7 +269,7 @@ class Engine(ABC):
     def silent_ballot(self, state: Any, seat: int) -> Move:
         """The ballot a deadline casts for ``seat`` when the vote it is awaited for runs out;
         asked only while ``vote_open(state, seat)``, and one of ``legal_moves(state, seat)``."""
-        raise IllegalMove(f"{self.title} has no votes.")
+        raise IllegalMove(reason("no_votes", title=self.title))
 
     def move_disputable(self, state: Any, move: Move) -> bool:
         """Whether ``move``, made in ``state`` (the position before it), may open a vote that
@@ -253,7 +277,7 @@ class Engine(ABC):
         return False
 
     def next_round(self, state: Any) -> Any:
-        raise IllegalMove(f"{self.title} has no rounds.")
+        raise IllegalMove(reason("no_rounds", title=self.title))
 
     def redact(self, events: Sequence[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
         """``events`` as ``seat`` (``None``: a spectator) may see them: fresh copies, each

@@ -26,7 +26,17 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from .base import Engine, IllegalMove, Move, check_seat, copy_json, shuffled
+from .base import (
+    BASE_REASON_CODES,
+    Engine,
+    IllegalMove,
+    Move,
+    Reason,
+    check_seat,
+    copy_json,
+    reason,
+    shuffled,
+)
 from .faraway_cards import (
     HAND_SIZE,
     PACK,
@@ -332,6 +342,29 @@ class FarawayEngine(Engine):
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     rules_version = 1
+    reason_codes = BASE_REASON_CODES | {
+        "game_over",
+        "not_your_turn",
+        "move_not_dict",
+        "unknown_move_type",
+        "draw_first",
+        "already_drawn",
+        "draw_source",
+        "empty_hand_draws_two",
+        "last_discard",
+        "draw_impossible",
+        "names_one_card",
+        "not_held",
+        "one_story_card",
+        "penalty_is_a_penalty_move",
+        "next_story_card",
+        "not_a_penalty",
+        "one_penalty_card",
+        "no_penalty_victim",
+        "play_next_story_first",
+        "discard_dead_card",
+        "pack_empty",
+    }
     summary = (
         "A race to climb the story from the Enchanted Wood to the Land of Birthdays: lay your"
         " story cards 1 to 9 in order, and hold others back with penalties."
@@ -547,97 +580,94 @@ class FarawayEngine(Engine):
             _end_turn(new)
         return new
 
-    def explain(self, state: FarawayState, seat: int, move: object) -> str:
-        """Why ``seat`` may not make ``move`` now, in words for the player; "" when it may."""
+    def explain(self, state: FarawayState, seat: int, move: object) -> Reason | None:
+        """Why ``seat`` may not make ``move`` now (a ``Reason``); ``None`` when it may."""
         if state.phase == OVER:
-            return "The game is over."
+            return reason("game_over")
         if type(seat) is not int or not 0 <= seat < state.n:
-            return f"There is no seat {seat!r} at this table."
+            return reason("no_seat", given=seat)
         if seat == state.turn:
             if state._legal is None:
                 _compute_legal(state)
             if move in state._legal:
-                return ""
+                return None
         if seat != state.turn:
-            return f"It is not your turn: seat {state.turn} is to move."
+            return reason("not_your_turn", seat=state.turn)
         if not isinstance(move, dict):
-            return "A move must be a dict with a 'type'."
+            return reason("move_not_dict")
         kind = move.get("type")
         if kind not in ("draw", "play", "penalty", "discard"):
-            return f"Unknown move type {kind!r}: draw, play, penalty or discard."
+            return reason("unknown_move_type", given=kind)
         hand = state.hands[state.turn]
         if state.phase == DRAW and kind != "draw":
-            return "Draw first: your turn starts with the draw."
+            return reason("draw_first")
         if state.phase == PLAY and kind == "draw":
-            return "You have already drawn this turn."
+            return reason("already_drawn")
         if kind == "draw":
             source = move.get("source")
             if source not in ("pack", "discard"):
-                return "Draw from the 'pack' or the 'discard' pile."
+                return reason("draw_source")
             if not hand:
-                return (
-                    "Your hand is empty, so draw two cards from one source: the top two of the"
-                    " pack or two of the top three discards (positions in ascending order)."
-                )
+                return reason("empty_hand_draws_two")
             if source == "discard" and len(state.discards) < 2:
-                return "Nobody may draw the last discard."
-            return "That draw is not possible: take one card, from the pack or a top-three discard."
+                return reason("last_discard")
+            return reason("draw_impossible")
         card = move.get("card")
         if set(move) != {"type", "card"} or not isinstance(card, str):
-            return f"A {kind} move names one card, like {{'type': '{kind}', 'card': '4'}}."
+            return reason("names_one_card", type=kind)
         if card not in hand:
-            return f"You do not hold {card!r}."
+            return reason("not_held", given=card)
         high = state.rows[state.turn]
         if kind == "play":
             if state.story_done:
-                return "Only one story card may be played each turn."
+                return reason("one_story_card")
             if card not in STORY_NUMBER:
-                return "A Penalty card is played with a 'penalty' move."
-            return f"Your next story card is {high + 1}, not {card}."
+                return reason("penalty_is_a_penalty_move")
+            return reason("next_story_card", next=high + 1, card=card)
         if kind == "penalty":
             if card not in PENALTY_NUMBER:
-                return f"{card} is not a Penalty card."
+                return reason("not_a_penalty", card=card)
             if state.pen_done:
-                return "Only one Penalty card may be played each turn."
-            return (
-                f"No opponent can take {card}: their highest story card must be"
-                f" {PENALTY_NUMBER[card]} and they must not already carry a Penalty."
-            )
+                return reason("one_penalty_card")
+            return reason("no_penalty_victim", card=card, height=PENALTY_NUMBER[card])
         if not state.story_done and STORY_CODE[high + 1] in hand:
-            return f"You hold {high + 1}, your next story card, and must play it first."
-        return (
-            "While you hold a dead card (a number already in your row), you must discard a dead"
-            " card or a Penalty card."
-        )
+            return reason("play_next_story_first", next=high + 1)
+        return reason("discard_dead_card")
 
-    def refusals(self, state: FarawayState, seat: int) -> dict[str, str]:
+    def refusals(self, state: FarawayState, seat: int) -> dict[str, list[Reason]]:
         """Why each card in ``seat``'s hand, the pack and each shown discard offers no move now
-        (``Engine.refusals``): a card's reason is ``explain``'s for laying or playing it, and
+        (``Engine.refusals``): a card's reasons are ``explain``'s for laying or playing it, and
         after the draw for discarding it too."""
         if state.phase == OVER or seat != state.turn or type(seat) is not int:
             return {}
         legal = self.legal_moves(state, seat)
         used = {m.get("card") for m in legal}
-        reasons: dict[str, str] = {}
+        reasons: dict[str, list[Reason]] = {}
         for card in dict.fromkeys(state.hands[seat]):
             if card in used:
                 continue
             tried = [{"type": "penalty" if card in PENALTY_NUMBER else "play", "card": card}]
             if state.phase == PLAY:
                 tried.append({"type": "discard", "card": card})
-            said = (self.explain(state, seat, move) for move in tried)
-            reasons[card] = " ".join(dict.fromkeys(text for text in said if text))
+            said: list[Reason] = []
+            for move in tried:
+                why = self.explain(state, seat, move)
+                if why is not None and why not in said:
+                    said.append(why)
+            reasons[card] = said
         draws = [m for m in legal if m.get("type") == "draw"]
         if not any(m["source"] == "pack" for m in draws):
-            reasons["pack"] = (
-                "The pack is empty."
+            why = (
+                reason("pack_empty")
                 if state.phase == DRAW and not state.pack
                 else self.explain(state, seat, {"type": "draw", "source": "pack"})
             )
+            reasons["pack"] = [why] if why is not None else []
         for i in range(min(3, len(state.discards))):
             move = {"type": "draw", "source": "discard", "positions": [i]}
             if move not in draws:
-                reasons[f"discard:{i}"] = self.explain(state, seat, move)
+                why = self.explain(state, seat, move)
+                reasons[f"discard:{i}"] = [why] if why is not None else []
         return reasons
 
     # -- seeing -----------------------------------------------------------------------------

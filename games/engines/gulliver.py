@@ -15,7 +15,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import gulliver_words as W
-from .base import PRIVATE, Engine, IllegalMove, Option, check_seat, copy_json, shuffled
+from .base import (
+    BASE_REASON_CODES,
+    PRIVATE,
+    Engine,
+    IllegalMove,
+    Option,
+    Reason,
+    check_seat,
+    copy_json,
+    reason,
+    shuffled,
+)
 
 HAND_SIZE = 4
 DEFAULT_TARGET = 250
@@ -275,6 +286,39 @@ class GulliverEngine(Engine):
     min_players = 2
     max_players = 8
     rules_version = 1
+    reason_codes = (
+        BASE_REASON_CODES
+        | W.REASON_CODES
+        | {
+            "move_shape",
+            "unknown_move",
+            "move_takes_field",
+            "move_takes_nothing",
+            "vote_accept_bool",
+            "match_over",
+            "round_over",
+            "round_in_play",
+            "no_challenge_to_vote",
+            "already_voted",
+            "vote_in_progress",
+            "challenges_off",
+            "nothing_to_challenge",
+            "own_card_challenge",
+            "not_your_turn_to_play",
+            "must_play_fitting",
+            "stack_empty_pass",
+            "pass_only_when_stack_empty",
+            "no_such_card",
+            "not_held",
+            "cannot_play_now",
+            "prepend_not_adjective",
+            "prepend_no_sentence",
+            "prepend_used",
+            "prepend_own_sentence",
+            "prepend_dead_end",
+            "vote_first",
+        }
+    )
     has_rounds = True
     summary = (
         "Every card is a word and the table builds sentences together: add words to the"
@@ -389,9 +433,7 @@ class GulliverEngine(Engine):
     def next_round(self, state: GulliverState) -> GulliverState:
         """Deal the next round (the server's seatless ``next_round`` entry)."""
         if not state.rover:
-            raise IllegalMove(
-                "The match is over." if state.over else "This round is still being played."
-            )
+            raise IllegalMove(reason("match_over" if state.over else "round_in_play"))
         t = _copy(state)
         t.rnd = state.rnd + 1
         t.dealer = (state.dealer + 1) % state.n
@@ -663,73 +705,70 @@ class GulliverEngine(Engine):
 
     # ------------------------------------------------------------ explaining refusals
 
-    def explain(self, state: GulliverState, seat: int, move: object) -> str:
-        """Why ``move`` is not allowed for ``seat`` now, in a player's words ("" if it is)."""
+    def explain(self, state: GulliverState, seat: int, move: object) -> Reason | None:
+        """Why ``move`` is not allowed for ``seat`` now (a ``Reason``; ``None`` if it is)."""
         s = state
         if type(seat) is not int or not 0 <= seat < s.n:
-            return f"There is no seat {seat!r} at this table."
+            return reason("no_seat", given=seat)
         if any(m == move for m in self._legal(s, seat)):
-            return ""
+            return None
         if not isinstance(move, dict) or "type" not in move:
-            return "A move is a dict with a 'type', such as {'type': 'play', 'card': 'Gulliver'}."
+            return reason("move_shape")
         kind = move["type"]
         if kind not in MOVE_TYPES:
-            return f"Unknown move {kind!r}: choose one of {', '.join(MOVE_TYPES)}."
+            return reason("unknown_move", given=kind)
         wanted = {"play": {"card"}, "prepend": {"card"}, "vote": {"accept"}}.get(kind, set())
         if set(move) - {"type"} != wanted:
-            fields = " and ".join(f"'{f}'" for f in sorted(wanted)) or "nothing else"
-            return f"A '{kind}' move takes {fields} besides its type."
+            if wanted:
+                return reason("move_takes_field", type=kind, field=min(wanted))
+            return reason("move_takes_nothing", type=kind)
         if kind == "vote" and type(move["accept"]) is not bool:
-            return "A vote's 'accept' is true or false."
+            return reason("vote_accept_bool")
         if s.over:
-            return "The match is over."
+            return reason("match_over")
         if s.rover:
-            return "This round is over; the next one is about to be dealt."
+            return reason("round_over")
         ch = s.challenge
         if kind == "vote":
             if ch is None:
-                return "There is no challenge to vote on."
-            return "You have already voted on this challenge."
+                return reason("no_challenge_to_vote")
+            return reason("already_voted")
         if ch is not None:
-            waiting = ", ".join(str(x) for x in self.awaiting(s))
-            return f"A challenge is being voted on; waiting for seat(s) {waiting}."
+            return reason("vote_in_progress", seats=self.awaiting(s))
         if kind == "challenge":
             if not s.chal:
-                return "Challenges are off in this match."
+                return reason("challenges_off")
             if s.last is None:
-                return (
-                    "There is no card to challenge: a card can be challenged only until the"
-                    " next move, and the card that takes a trick never."
-                )
-            return "You cannot challenge your own card."
+                return reason("nothing_to_challenge")
+            return reason("own_card_challenge")
         if seat != s.turn:
-            return f"It is not your turn: seat {s.turn} is to play."
+            return reason("not_your_turn_to_play", seat=s.turn)
         hand = s.hands[seat]
         fitting = [m["card"] for m in self._legal(s, seat) if m["type"] in ("play", "prepend")]
         if kind in ("draw", "pass"):
             if fitting:
-                return f"You hold a card that fits ('{fitting[0]}'), so you must play it."
+                return reason("must_play_fitting", card=fitting[0])
             if kind == "draw":
-                return "The centre stack is empty, so you must pass."
-            return "You may pass only when the centre stack is empty: draw a card instead."
+                return reason("stack_empty_pass")
+            return reason("pass_only_when_stack_empty")
         card = move["card"]
         if not isinstance(card, str) or card not in W.CLASS_OF:
-            return f"There is no card called {card!r} in Gulliver's Travels."
+            return reason("no_such_card", given=card)
         if card not in hand:
-            return f"You do not hold '{card}'."
+            return reason("not_held", given=card)
         if kind == "play":
-            return W.refusal(s.sentence, card, s.prepended) or "That card cannot be played now."
+            return W.refusal(s.sentence, card, s.prepended) or reason("cannot_play_now")
         if W.CLASS_OF[card] != W.PREPEND_CLASS:
-            return f"Only an adjective can go in front of the first noun, and '{card}' is not one."
+            return reason("prepend_not_adjective", card=card)
         if not s.sentence:
-            return "There is no sentence yet to put an adjective in front of."
+            return reason("prepend_no_sentence")
         if s.prepended:
-            return "An adjective has already gone in front of this sentence: only once each."
+            return reason("prepend_used")
         if seat == s.starter:
-            return "You started this sentence, so you cannot put an adjective in front of it."
-        return f"'{card}' in front of '{s.sentence[0]}' would leave a sentence nobody can finish."
+            return reason("prepend_own_sentence")
+        return reason("prepend_dead_end", card=card, first=s.sentence[0])
 
-    def refusals(self, state: GulliverState, seat: int) -> dict[str, str]:
+    def refusals(self, state: GulliverState, seat: int) -> dict[str, list[Reason]]:
         """Why each card in ``seat``'s hand may not be laid now (``Engine.refusals``): the
         grammar referee's reason for playing it, and for an adjective the reason it may not go
         in front either."""
@@ -739,19 +778,23 @@ class GulliverEngine(Engine):
         if s.challenge is not None:
             if s.challenge[4][seat] is not None:
                 return {}
-            vote_first = "A challenge is being voted on: vote first; play goes on after the vote."
-            return {card: vote_first for card in s.hands[seat]}
+            return {card: [reason("vote_first")] for card in s.hands[seat]}
         if seat != s.turn:
             return {}
         fits = {m.get("card") for m in self._legal(s, seat)}
-        reasons: dict[str, str] = {}
+        reasons: dict[str, list[Reason]] = {}
         for card in dict.fromkeys(s.hands[seat]):
             if card in fits:
                 continue
-            said = [self.explain(s, seat, {"type": "play", "card": card})]
+            tried = [{"type": "play", "card": card}]
             if W.CLASS_OF[card] == W.PREPEND_CLASS and s.sentence:
-                said.append(self.explain(s, seat, {"type": "prepend", "card": card}))
-            reasons[card] = " ".join(dict.fromkeys(text for text in said if text))
+                tried.append({"type": "prepend", "card": card})
+            said: list[Reason] = []
+            for move in tried:
+                why = self.explain(s, seat, move)
+                if why is not None and why not in said:
+                    said.append(why)
+            reasons[card] = said
         return reasons
 
     # ------------------------------------------------------------ seeing

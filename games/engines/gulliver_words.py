@@ -14,19 +14,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-# Word classes, with the words players use for them.
-CLASS_NAMES: dict[str, str] = {
-    "SingularNoun": "a name such as 'Gulliver'",
-    "PluralNoun": "a plural noun such as 'Spies'",
-    "And": "'And'",
-    "Is": "'Is'",
-    "Are": "'Are'",
-    "With": "'With'",
-    "Verb": "a verb such as 'Loves'",
-    "Participle": "a word such as 'Singing'",
-    "Adjective": "an adjective such as 'Happy'",
-    "Adverb": "an adverb ('Forever' or 'Always')",
-}
+# The word classes, in their fixed order (the site words each: games.presentation.reasons).
+CLASS_NAMES: tuple[str, ...] = (
+    "SingularNoun",
+    "PluralNoun",
+    "And",
+    "Is",
+    "Are",
+    "With",
+    "Verb",
+    "Participle",
+    "Adjective",
+    "Adverb",
+)
 
 # (code, class, copies in one pack). A card's code is its word as printed.
 WORDS: tuple[tuple[str, str, int], ...] = (
@@ -95,14 +95,26 @@ Complement   := Adverb? (Adjective | Participle) (With Object)?
 Object       := NounPhrase (And NounPhrase)*
 """
 
-# Why a card is refused, in a player's words: (refused class, a class that would fit here,
-# reason). The first entry whose refused class matches and whose hint class is allowed now
-# applies; otherwise the refusal lists what may come next.
+# Why a card is refused, language-free: (refused class, a class that would fit here, reason
+# code). The first entry whose refused class matches and whose hint class is allowed now
+# applies; otherwise the refusal lists what may come next (``next_card_must_be``).
 REFUSALS: tuple[tuple[str, str, str], ...] = (
-    ("Is", "Are", "a plural subject takes 'Are'"),
-    ("Verb", "Are", "a plural subject takes 'Are' (a verb such as 'Loves' goes with one name)"),
-    ("Are", "Is", "a single subject takes 'Is' or a verb"),
-    ("Are", "Verb", "a single subject takes 'Is' or a verb"),
+    ("Is", "Are", "plural_takes_are"),
+    ("Verb", "Are", "plural_takes_are_not_verb"),
+    ("Are", "Is", "single_takes_is"),
+    ("Are", "Verb", "single_takes_is"),
+)
+
+# Every reason code the referee (``refusal``) gives.
+REASON_CODES = frozenset(
+    {
+        "no_such_card",
+        "lead_not_noun",
+        "lead_adjective",
+        "sentence_finished",
+        "next_card_must_be",
+        *(code for _, _, code in REFUSALS),
+    }
 )
 
 
@@ -366,38 +378,24 @@ def fits(cards: Sequence[str], code: str) -> bool:
     return step(run(cards), code, lead=not cards) != DEAD
 
 
-def _names(classes: Sequence[str]) -> str:
-    words = [CLASS_NAMES[c] for c in classes]
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " or " + words[-1]
-
-
-def refusal(cards: Sequence[str], code: str, prepended: bool = False) -> str:
-    """Why ``code`` cannot be laid after ``cards``, in a player's words ("" when it can)."""
+def refusal(cards: Sequence[str], code: str, prepended: bool = False) -> dict[str, object] | None:
+    """Why ``code`` cannot be laid after ``cards``, a language-free reason
+    (``games.engines.base.Reason``); ``None`` when it can."""
     if code not in CLASS_OF:
-        return f"There is no card called {code!r} in Gulliver's Travels."
+        return {"code": "no_such_card", "given": code}
     cls = CLASS_OF[code]
     if not cards:
         if cls in LEAD_CLASSES:
-            return ""
-        extra = (
-            " (an adjective goes in front of the first noun later, by another player)"
-            if cls == PREPEND_CLASS
-            else ""
-        )
-        return (
-            "A sentence starts with a noun, such as 'Gulliver' or 'Spies';"
-            f" '{code}' is not one{extra}."
-        )
+            return None
+        return {"code": "lead_adjective" if cls == PREPEND_CLASS else "lead_not_noun", "card": code}
     state = run(cards, prepended)
     if step(state, code) != DEAD:
-        return ""
+        return None
     allowed = next_classes(state)
-    head = f"'{code}' cannot follow '{cards[-1]}'"
+    facts = {"card": code, "after": cards[-1]}
     if not allowed:
-        return f"{head}: the sentence is finished and nothing more can be added."
-    for refused, hint, reason in REFUSALS:
+        return {"code": "sentence_finished", **facts}
+    for refused, hint, why in REFUSALS:
         if refused == cls and hint in allowed:
-            return f"{head}: {reason}."
-    return f"{head}: the next card must be {_names(allowed)}."
+            return {"code": why, **facts}
+    return {"code": "next_card_must_be", **facts, "classes": allowed}

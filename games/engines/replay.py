@@ -26,10 +26,12 @@ import hashlib
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from .base import Engine, IllegalMove, canonical_json
+from .base import Engine, IllegalMove, canonical_json, reason
 from .resignation import is_resignation
 
 NEXT_ROUND: dict = {"type": "next_round"}
+# The reasons ``step`` gives besides the engine's own (docs/engine-contract.md, "Reasons").
+REASON_CODES = frozenset({"resign_over", "seatless_entry"})
 Entry = tuple[int | None, dict]
 
 
@@ -41,11 +43,11 @@ def step(engine: Engine, state: Any, seat: int | None, move: dict) -> Any:
     ``NEXT_ROUND`` included, and a resignation once the game is over)."""
     if is_resignation(seat, move):
         if engine.is_over(state):
-            raise IllegalMove("Nobody can resign a match that is over.")
+            raise IllegalMove(reason("resign_over"))
         return engine.load(engine.dump(state))
     if seat is None:
         if move != NEXT_ROUND:
-            raise IllegalMove(f"A seatless entry can only be {NEXT_ROUND}, not {move!r}.")
+            raise IllegalMove(reason("seatless_entry", given=move))
         return engine.next_round(state)
     return engine.apply(state, seat, move)
 

@@ -16,7 +16,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from games.engines import get_engine
-from games.engines.base import Engine, IllegalMove, Move
+from games.engines.base import Engine, IllegalMove, Move, Reason
+
+
+def gettext_noop(text: str) -> str:
+    """Marks a lesson's words for translation where they are written (``makemessages`` finds
+    the call by its name); the presentation translates them when it shows them
+    (``games.presentation.lessons``). The standard library's identity: lessons, like the
+    engines, import no framework."""
+    return text
 
 
 @dataclass(frozen=True)
@@ -109,15 +117,18 @@ class Run:
 
 @dataclass(frozen=True)
 class Outcome:
-    """What one try did: ``ok`` (the step is done), the ``words`` to show, the new ``run``,
-    the ``events`` of the learner's move as the learner may see them, and the scripted
-    ``replies`` the other seats made after it, as ``(seat, move)``."""
+    """What one try did: ``ok`` (the step is done), the ``words`` to show (the step's, marked
+    for translation, English here), the engine's ``reason`` when it refused the try
+    (language-free, ``Engine.explain``), the new ``run``, the ``events`` of the learner's move
+    as the learner may see them, and the scripted ``replies`` the other seats made after it,
+    as ``(seat, move)``."""
 
     ok: bool
     words: str
     run: Run
     replies: tuple[tuple[int, Move], ...] = ()
     events: tuple[dict[str, Any], ...] = ()
+    reason: Reason | None = None
 
 
 def deal_order(
@@ -175,7 +186,8 @@ def lesson_replay(lesson: Lesson, moves: Sequence[Move], tries: int = 0) -> Run:
 
 def lesson_view(run: Run) -> dict[str, Any]:
     """The learner's view of the run, as a table shows a seat: ``Engine.view`` of seat 0 and
-    why each card offering no move is still (``Engine.refusals``). No other seat's hand."""
+    why each card offering no move is still (``Engine.refusals``, language-free reasons). No
+    other seat's hand."""
     engine = get_engine(run.lesson.game)
     return {**engine.view(run.state, LEARNER), "refusals": engine.refusals(run.state, LEARNER)}
 
@@ -199,13 +211,13 @@ def lesson_try(run: Run, move: Move) -> Outcome:
     the step teaches with the hint alone; the wanted move is applied, the other seats reply
     from the script, and the step's ``done`` words are said."""
     if run.finished:
-        return Outcome(False, "This lesson is finished.", run)
+        return Outcome(False, gettext_noop("This lesson is finished."), run)
     engine = get_engine(run.lesson.game)
     step = run.lesson.steps[run.step]
     tried = replace(run, tries=run.tries + 1)
     reason = engine.explain(run.state, LEARNER, move)
-    if reason:
-        return Outcome(False, f"{step.hint} {reason}", tried)
+    if reason is not None:
+        return Outcome(False, step.hint, tried, reason=reason)
     if not step.wants(move):
         return Outcome(False, step.hint, tried)
     state = engine.apply(run.state, LEARNER, move)

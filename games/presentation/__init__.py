@@ -14,6 +14,7 @@ from games.logs import LogEntry
 
 from . import faraway, gulliver
 from .common import EVENT_LOG_LENGTH, GameBuilder, event_lines, explain_clicks
+from .reasons import refusals_words
 
 __all__ = [
     "BUILDERS",
@@ -67,7 +68,7 @@ def table_build(
         view = {**view, "legal_moves": []}
     table: dict[str, Any] = builder.table(view, names, log)
     if interactive:
-        explain_clicks(table, view)
+        explain_clicks(table, refusals_words(view.get("refusals") or {}))
     table["events"] = event_lines(log, names, builder.event_line, reader=view.get("seat"))
     table["board_template"] = builder.board_template
     return table

@@ -10,7 +10,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from games.presentation.names import possessive, seat_names
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games.presentation.names import seat_names
 
 if TYPE_CHECKING:
     from games.selectors.analysis import AnalysisData, Decision
@@ -108,12 +111,18 @@ def duration_text(seconds: float) -> str:
     """An analysis's expected length in words ("about 20 seconds", "about 3 minutes"), from
     ``games.services.analysis.analysis_estimate_s``."""
     if seconds < 10:
-        return "a few seconds"
+        return _("a few seconds")
     if seconds < 55:
-        return f"about {max(10, 5 * round(seconds / 5))} seconds"
+        count = max(10, 5 * round(seconds / 5))
+        return ngettext("about %(count)d second", "about %(count)d seconds", count) % {
+            "count": count
+        }
     if seconds < 90:
-        return "about a minute"
-    return f"about {round(seconds / 60)} minutes"
+        return _("about a minute")
+    minutes = round(seconds / 60)
+    return ngettext("about %(count)d minute", "about %(count)d minutes", minutes) % {
+        "count": minutes
+    }
 
 
 def mark_of(
@@ -124,16 +133,28 @@ def mark_of(
     without deals)."""
     cost = decision.cost or 0.0
     percent = round(100 * cost)
-    whose = "your" if viewer == decision.seat else possessive(names[decision.seat])
     best = decision.best_text[:1].lower() + decision.best_text[1:]
-    if percent >= 1:
+    facts = {"percent": percent, "name": names[decision.seat], "best": best}
+    if percent >= 1 and viewer == decision.seat:
         text = (
-            f"Cost about {percent}% of {whose} winning chances: the strong bot would rather {best}."
+            _(
+                "Cost about %(percent)s%% of your winning chances: the strong bot would rather"
+                " %(best)s."
+            )
+            % facts
+        )
+    elif percent >= 1:
+        text = (
+            _(
+                "Cost about %(percent)s%% of %(name)s\u2019s winning chances: the strong bot would"
+                " rather %(best)s."
+            )
+            % facts
         )
     elif decision.best == decision.played:
-        text = "The strong bot would have made the same move."
+        text = _("The strong bot would have made the same move.")
     else:
-        text = f"As good as the strong bot\u2019s choice (it would {best})."
+        text = _("As good as the strong bot\u2019s choice (it would %(best)s).") % facts
     return DecisionMark(
         ply=decision.ply,
         seat=decision.seat,
@@ -210,8 +231,7 @@ def analysis_chart(
                 y(m.played_percent),
                 m.ply,
                 m.costly,
-                f"Move {m.move}, {m.name}: {m.played_text}, about {m.played_percent}% to win"
-                + (f", cost about {m.percent}%" if m.costly else ""),
+                dot_words(m),
             )
             for m in own
         ]
@@ -220,13 +240,24 @@ def analysis_chart(
         start, end = own[0].played_percent, own[-1].played_percent
         low = min(own, key=lambda m: m.played_percent)
         words.append(
-            f"{summary.name}: about {start}% after move {own[0].move}, {end}% after move "
-            f"{own[-1].move}, lowest {low.played_percent}% after move {low.move}"
+            _(
+                "%(name)s: about %(start)s%% after move %(first)s, %(end)s%% after move"
+                " %(last)s, lowest %(low)s%% after move %(low_move)s"
+            )
+            % {
+                "name": summary.name,
+                "start": start,
+                "first": own[0].move,
+                "end": end,
+                "last": own[-1].move,
+                "low": low.played_percent,
+                "low_move": low.move,
+            }
         )
-    x_ticks = [ChartTick(x(1), "Move 1"), ChartTick(x(last_move), f"Move {last_move}")]
+    x_ticks = [ChartTick(x(1), _move(1)), ChartTick(x(last_move), _move(last_move))]
     if last_move >= 20:
         middle = last_move // 2
-        x_ticks.insert(1, ChartTick(x(middle), f"Move {middle}"))
+        x_ticks.insert(1, ChartTick(x(middle), _move(middle)))
     return AnalysisChart(
         width=WIDTH,
         height=HEIGHT,
@@ -237,8 +268,33 @@ def analysis_chart(
         series=series,
         y_ticks=[ChartTick(y(v), f"{v}%") for v in GRID],
         x_ticks=x_ticks,
-        description="Estimated chance of winning after each decision. " + "; ".join(words) + ".",
+        description=_("Estimated chance of winning after each decision. %(lines)s.")
+        % {"lines": "; ".join(words)},
     )
+
+
+def _move(number: int) -> str:
+    return _("Move %(move)s") % {"move": number}
+
+
+def dot_words(mark: DecisionMark) -> str:
+    """A chart dot's words: "Move 12, ann: Draw from the pack, about 40% to win"."""
+    facts = {
+        "move": mark.move,
+        "name": mark.name,
+        "played": mark.played_text,
+        "chance": mark.played_percent,
+        "cost": mark.percent,
+    }
+    if mark.costly:
+        return (
+            _(
+                "Move %(move)s, %(name)s: %(played)s, about %(chance)s%% to win, cost about"
+                " %(cost)s%%"
+            )
+            % facts
+        )
+    return _("Move %(move)s, %(name)s: %(played)s, about %(chance)s%% to win") % facts
 
 
 def marks_attach(rounds: Sequence, marks: dict[int, DecisionMark]) -> Sequence:

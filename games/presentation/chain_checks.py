@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.utils.translation import gettext as _
+
 if TYPE_CHECKING:
     from games.selectors.chain_checks import MatchCheck
 
@@ -12,33 +14,50 @@ if TYPE_CHECKING:
 def _fault_words(check: MatchCheck) -> str:
     fault = str(check.fault)
     if fault == "commitment":
-        return "the seed commitment is not SHA-256(salt || seed)"
+        return _("the seed commitment is not SHA-256(salt || seed)")
     if fault == "log":
-        words = f"the match is at ply {check.match_ply} but its log holds {check.entries} entries"
+        words = _("the match is at ply %(ply)s but its log holds %(entries)s entries") % {
+            "ply": check.match_ply,
+            "entries": check.entries,
+        }
         if check.missing:
             shown = ", ".join(str(ply) for ply in check.missing[:5])
-            more = f" and {len(check.missing) - 5} more" if len(check.missing) > 5 else ""
-            words += f" (missing ply {shown}{more})"
+            if len(check.missing) > 5:
+                more = len(check.missing) - 5
+                shown = _("%(shown)s and %(more)s more") % {"shown": shown, "more": more}
+            words += " " + _("(missing ply %(plies)s)") % {"plies": shown}
         return words
     if fault == "chain":
-        return f"entry {check.ply} does not replay to its stored hash"
+        return _("entry %(ply)s does not replay to its stored hash") % {"ply": check.ply}
     if fault == "head":
-        return "the head hash is not the last link of the chain"
+        return _("the head hash is not the last link of the chain")
     if fault == "state":
-        return "the state snapshot is not where the log leads"
-    return f"its record does not verify: {check.record_problem}"
+        return _("the state snapshot is not where the log leads")
+    return _("its record does not verify: %(problem)s") % {"problem": check.record_problem}
 
 
 def match_check_line(check: MatchCheck) -> str:
     """``ok    match 12 (faraway, finished, 93 entries)``, or ``FAIL  ...: what differs``."""
-    where = f"match {check.match_id} ({check.game}, {check.status}, {check.entries} entries)"
+    where = _("match %(id)s (%(game)s, %(status)s, %(entries)s entries)") % {
+        "id": check.match_id,
+        "game": check.game,
+        "status": check.status,
+        "entries": check.entries,
+    }
     if check.ok:
-        return f"ok    {where}"
-    return f"FAIL  {where}: {_fault_words(check)}"
+        return f"ok    {where}"  # i18n: data (the column a script reads)
+    return f"FAIL  {where}: {_fault_words(check)}"  # i18n: data (the column a script reads)
 
 
 def checks_summary(checked: int, failed: int, entries: int) -> str:
     """The last line: all held, or how many did not."""
     if failed:
-        return f"{failed} of {checked} match(es) do not hold ({entries} entries read)."
-    return f"All {checked} match(es) hold: {entries} entries replayed."
+        return _("%(failed)s of %(checked)s match(es) do not hold (%(entries)s entries read).") % {
+            "failed": failed,
+            "checked": checked,
+            "entries": entries,
+        }
+    return _("All %(checked)s match(es) hold: %(entries)s entries replayed.") % {
+        "checked": checked,
+        "entries": entries,
+    }

@@ -344,15 +344,15 @@ def generic_event_line(event: dict[str, Any], names: list[str]) -> str:
     return f"{who}: {event.get('type', '?')}" + (f" ({details})" if details else "")  # i18n: data
 
 
-def explain_clicks(table: dict[str, Any], view: dict[str, Any]) -> None:
+def explain_clicks(table: dict[str, Any], refusals: dict[str, str]) -> None:
     """Give every card and pile the seat may click but that offers no move now its reason,
     so a click answers in words (``static/js/why_not.js``): the engine's own refusal
-    (``view["refusals"]``, ``Engine.refusals``, put there by the table's selector), or when it
-    is not the seat's turn, who is awaited. The hand's slots are keyed by card code, the
-    discards' by ``discard:<i>``, the pack (a table with ``pack_count``) by ``pack``."""
+    (``refusals``: the view's ``Engine.refusals``, put there by the table's selector, worded by
+    ``games.presentation.reasons.refusals_words``), or when it is not the seat's turn, who is
+    awaited. The hand's slots are keyed by card code, the discards' by ``discard:<i>``, the
+    pack (a table with ``pack_count``) by ``pack``."""
     if table.get("seat") is None or table.get("over"):
         return
-    refusals: dict[str, str] = view.get("refusals") or {}
     if table.get("round_over"):
         general = _("This round is over; the next one is being dealt.")
     elif not table.get("your_turn"):

@@ -6,6 +6,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from games.presentation.names import opponent_name
 from games.presentation.ratings import rating_text
 
@@ -43,15 +46,26 @@ def own_line(standing: OwnStanding, *, username: str, title: str, recent_days: i
     """The signed-in person's own line under a leaderboard that does not list them: their
     rating and rated matches, and what is still needed to be listed."""
     if standing.ordinal is None:
-        return (
-            f"You ({username}) have no rated match of {title} yet:"
-            f" {standing.matches_needed} to be listed."
-        )
-    matches = f"{standing.matches} rated match{'' if standing.matches == 1 else 'es'}"
+        return _("You (%(name)s) have no rated match of %(game)s yet: %(needed)s to be listed.") % {
+            "name": username,
+            "game": title,
+            "needed": standing.matches_needed,
+        }
+    matches = ngettext("%(count)d rated match", "%(count)d rated matches", standing.matches) % {
+        "count": standing.matches
+    }
     rating = rating_text(standing.ordinal, standing.matches)
     if standing.recent_needed:
-        return (
-            f"You ({username}): {rating}, {matches}, none in the last {recent_days} days;"
-            " finish one more to be listed again."
-        )
-    return f"You ({username}): {rating}, {matches}; {standing.matches_needed} more to be listed."
+        return ngettext(
+            "You (%(name)s): %(rating)s, %(matches)s, none in the last %(days)d day;"
+            " finish one more to be listed again.",
+            "You (%(name)s): %(rating)s, %(matches)s, none in the last %(days)d days;"
+            " finish one more to be listed again.",
+            recent_days,
+        ) % {"name": username, "rating": rating, "matches": matches, "days": recent_days}
+    return _("You (%(name)s): %(rating)s, %(matches)s; %(needed)s more to be listed.") % {
+        "name": username,
+        "rating": rating,
+        "matches": matches,
+        "needed": standing.matches_needed,
+    }

@@ -6,6 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from games.presentation.common import RESIGN_LINES, and_join
 
 if TYPE_CHECKING:
@@ -50,9 +53,9 @@ class ConfirmWords:
 
 
 LINK_LABELS = {
-    RESIGN: "Resign\u2026",
-    CANCEL: "Cancel this match\u2026",
-    LEAVE: "Leave this table\u2026",
+    RESIGN: gettext_lazy("Resign\u2026"),
+    CANCEL: gettext_lazy("Cancel this match\u2026"),
+    LEAVE: gettext_lazy("Leave this table\u2026"),
 }
 
 
@@ -61,7 +64,7 @@ def leave_words(options: LeaveOptions, names: list[str]) -> LeaveWords:
     allowed = {RESIGN: options.may_resign, CANCEL: options.may_cancel, LEAVE: options.may_leave}
     return LeaveWords(
         links=[
-            LeaveLink(action, URL_NAMES[action], LINK_LABELS[action])
+            LeaveLink(action, URL_NAMES[action], str(LINK_LABELS[action]))
             for action, ok in allowed.items()
             if ok
         ],
@@ -72,51 +75,66 @@ def leave_words(options: LeaveOptions, names: list[str]) -> LeaveWords:
 
 def _resign_lines(options: LeaveOptions, names: list[str]) -> list[str]:
     left = [names[seat] for seat in options.playing]
-    lines = ["You lose this match, ranked below everyone still playing."]
+    lines = [_("You lose this match, ranked below everyone still playing.")]
     if options.resign_ends:
-        ending = f"{left[0]} wins" if len(left) == 1 else f"{and_join(left)} share first place"
-        who = "is left playing" if len(left) == 1 else "are left, and no person among them"
-        lines.append(f"Only {and_join(left)} {who}, so the match ends at once: {ending}.")
-        lines.append("The result is recorded and rated like any finished match.")
+        if len(left) == 1:
+            ends = _("Only %(names)s is left playing, so the match ends at once: %(names)s wins.")
+        else:
+            ends = _(
+                "Only %(names)s are left, and no person among them, so the match ends at once:"
+                " %(names)s share first place."
+            )
+        lines.append(ends % {"names": and_join(left)})
+        lines.append(_("The result is recorded and rated like any finished match."))
     else:
         lines.append(
-            "The others play on: from now on the greedy bot plays your seat, as it does when "
-            "a turn deadline passes. The result is rated when the match ends."
+            _(
+                "The others play on: from now on the greedy bot plays your seat, as it does"
+                " when a turn deadline passes. The result is rated when the match ends."
+            )
         )
-    lines.append("You cannot take a resignation back.")
+    lines.append(_("You cannot take a resignation back."))
     return lines
 
 
 REFUSALS = {
-    RESIGN: "Only a seated person who has not resigned may resign, and only while the match "
-    "is in play.",
-    CANCEL: "Only the person who created this match may cancel it, and only while it waits "
-    "for players.",
-    LEAVE: "Only a seated person other than the creator may leave a match, and only while it "
-    "waits for players; once it has begun, you may resign.",
+    RESIGN: gettext_lazy(
+        "Only a seated person who has not resigned may resign, and only while the match is in play."
+    ),
+    CANCEL: gettext_lazy(
+        "Only the person who created this match may cancel it, and only while it waits for players."
+    ),
+    LEAVE: gettext_lazy(
+        "Only a seated person other than the creator may leave a match, and only while it"
+        " waits for players; once it has begun, you may resign."
+    ),
 }
 
 
 def confirm_words(action: str, options: LeaveOptions, names: list[str]) -> ConfirmWords:
     """The confirmation page of ``action`` (``RESIGN``, ``CANCEL`` or ``LEAVE``)."""
     if action == RESIGN:
-        title, button = "Resign this match?", "Yes, resign"
+        title, button = _("Resign this match?"), _("Yes, resign")
         allowed = options.may_resign
         lines = _resign_lines(options, names) if allowed else []
     elif action == CANCEL:
-        title, button = "Cancel this match?", "Yes, cancel the match"
+        title, button = _("Cancel this match?"), _("Yes, cancel the match")
         allowed = options.may_cancel
         lines = [
-            "The match is called off before it begins. It stays in the lists of everyone "
-            "seated at it, marked as cancelled, and the invite link says so.",
-            "You cannot take this back; you may create a new match.",
+            _(
+                "The match is called off before it begins. It stays in the lists of everyone"
+                " seated at it, marked as cancelled, and the invite link says so."
+            ),
+            _("You cannot take this back; you may create a new match."),
         ]
     else:
-        title, button = "Leave this table?", "Yes, leave"
+        title, button = _("Leave this table?"), _("Yes, leave")
         allowed = options.may_leave
         lines = [
-            "You give up your seat, and someone else may take it. You may sit down again "
-            "with the invite link while a seat is free."
+            _(
+                "You give up your seat, and someone else may take it. You may sit down again"
+                " with the invite link while a seat is free."
+            )
         ]
     return ConfirmWords(
         action=action,
@@ -125,5 +143,5 @@ def confirm_words(action: str, options: LeaveOptions, names: list[str]) -> Confi
         lines=lines if allowed else [],
         button=button,
         allowed=allowed,
-        refusal="" if allowed else REFUSALS[action],
+        refusal="" if allowed else str(REFUSALS[action]),
     )

@@ -4,32 +4,36 @@ refusals said to a learner, stars, the Learn page's lists and the staff's figure
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
+
+from django.utils.translation import get_language, ngettext, pgettext
+from django.utils.translation import gettext as _
 
 from games.engines import get_engine
 from games.lessons import Lesson, games, lessons_for
 from games.logs import LogEntry
 from games.presentation import table_build
-from games.presentation.common import and_join
+from games.presentation.reasons import reason_words
 
 if TYPE_CHECKING:
     from games.selectors.lessons import StepFigures, WeekFigures
 
-# The learner and the lesson's other seats, as the table and its log name them.
-LEARNER_NAMES = ("You", "Jo", "Bessie", "Fanny", "Dick", "Silky", "Connie")
+# The lesson's other seats, as the table and its log name them: the Faraway Tree's children
+# and friends, named as printed. The learner is "You" (``learner_names``).
+OTHER_NAMES = ("Jo", "Bessie", "Fanny", "Dick", "Silky", "Connie")  # i18n: data
 MAX_STARS = 3
-_WAITING = re.compile(r"waiting for seat\(s\) ([\d, ]+)\.")
-_SEAT_TO = re.compile(r"seat (\d+) is to (\w+)\.")
-# The table's log lines name a seat in the third person; the learner's, named "You", read
-# in the second ("You was dealt" is "You were dealt").
+# The table's log lines name a seat in the third person; in English the learner's, named
+# "You", read in the second ("You was dealt" is "You were dealt"). Other languages name the
+# learner with words that read in the third person (their catalogues' "You" in this context).
 _SECOND_PERSON = (
-    (re.compile(r"^You was "), "You were "),
-    (re.compile(r"^You has played their "), "You have played your "),
-    (re.compile(r"^You has "), "You have "),
-    (re.compile(r"^(You .*) and wins!$"), r"\1 and win!"),
-    (re.compile(r"You\u2019s |You's "), "your "),
-    (re.compile(r": You misses "), ": you miss "),
+    (re.compile(r"^You was "), "You were "),  # i18n: data
+    (re.compile(r"^You has played their "), "You have played your "),  # i18n: data
+    (re.compile(r"^You has "), "You have "),  # i18n: data
+    (re.compile(r"^(You .*) and wins!$"), r"\1 and win!"),  # i18n: data
+    (re.compile(r"You\u2019s |You's "), "your "),  # i18n: data
+    (re.compile(r": You misses "), ": you miss "),  # i18n: data
 )
 
 
@@ -45,28 +49,43 @@ class LessonAt:
     log: tuple[tuple[int | None, tuple[dict[str, Any], ...]], ...]
     tries: int
     answer: str = ""
+    reason: Mapping[str, Any] | None = None
     ok: bool | None = None
     stars: int = 0  # earned, once finished
 
 
+def learner_name() -> str:
+    """The learner's seat as the table and its log name it: "You"."""
+    return pgettext("the learner's seat, named in a lesson's log", "You")
+
+
 def learner_names(count: int) -> list[str]:
-    return list(LEARNER_NAMES[:count])
+    return [learner_name(), *OTHER_NAMES[: count - 1]]
 
 
-def learner_reason(words: str, names: list[str]) -> str:
-    """The engine's refusal said to a learner: the seats it numbers named instead ("waiting for
-    seat(s) 0, 1" is "waiting for you and Jo to vote")."""
+def learner_reason(reason: Mapping[str, Any] | None, names: list[str]) -> str:
+    """The engine's refusal said to a learner: the seats it mentions named instead of
+    numbered ("waiting for seat(s) 0, 1" is "waiting for you and Jo to vote")."""
 
-    def name(seat: str) -> str:
-        index = int(seat)
-        return "you" if index == 0 else names[index] if index < len(names) else f"seat {seat}"
+    def name(seat: int) -> str:
+        if seat == 0:
+            return pgettext("voter", "you")  # "waiting for you and Jo to vote"
+        return names[seat] if 0 <= seat < len(names) else str(seat)
 
-    def waiting(found: re.Match[str]) -> str:
-        seats = [s.strip() for s in found.group(1).split(",") if s.strip()]
-        return f"waiting for {and_join([name(s) for s in seats])} to vote."
+    return reason_words(reason, name)
 
-    words = _WAITING.sub(waiting, words)
-    return _SEAT_TO.sub(lambda m: f"{name(m.group(1))} is to {m.group(2)}.", words)
+
+def learner_answer(at: LessonAt, names: list[str]) -> str:
+    """The answer to the learner's last try in the reader's language: the words (a step's
+    hint, say) and, when the engine refused the try, its reason."""
+    said = [_(at.answer) if at.answer else "", learner_reason(at.reason, names)]
+    return " ".join(text for text in said if text)
+
+
+def worded(lesson: Lesson) -> Lesson:
+    """``lesson`` with its title in the reader's language (its steps' words are translated
+    where they are shown)."""
+    return replace(lesson, title=_(lesson.title))
 
 
 def stars_text(stars: int) -> str:
@@ -75,7 +94,12 @@ def stars_text(stars: int) -> str:
 
 
 def stars_label(stars: int) -> str:
-    return f"{stars} of {MAX_STARS} stars" if stars else "not finished yet"
+    if not stars:
+        return _("not finished yet")
+    return ngettext("%(stars)d of %(most)d star", "%(stars)d of %(most)d stars", MAX_STARS) % {
+        "stars": stars,
+        "most": MAX_STARS,
+    }
 
 
 def lesson_page(at: LessonAt) -> dict[str, Any]:
@@ -86,32 +110,39 @@ def lesson_page(at: LessonAt) -> dict[str, Any]:
     finished = at.step >= len(lesson.steps)
     # A finished lesson's table stays as it was left, with nothing more to click.
     table = table_build(lesson.game, view=at.view, names=names, log=log, interactive=not finished)
-    _reword_whys(table, names)
-    table["events"] = [_second_person(line) for line in table["events"]]
+    english = (get_language() or "en").startswith("en")
+    if english:
+        table["events"] = [_second_person(line) for line in table["events"]]
     for player in table.get("players", []):
         if player.get("index") == 0:
-            player["label"] = LEARNER_NAMES[0]  # not "You (you)"
+            player["label"] = names[0]  # not "You (you)"
     challenge = table.get("challenge")
-    if challenge and challenge.get("challenger_name") == LEARNER_NAMES[0]:
-        challenge["verb"] = "challenge"  # "You challenge Jo's ..."
+    if english and challenge and challenge.get("challenger_name") == names[0]:
+        challenge["verb"] = "challenge"  # i18n: data (English only: "You challenge Jo's ...")
     order = lessons_for(lesson.game)
     index = order.index(lesson)
     following = order[index + 1] if index + 1 < len(order) else None
     return {
-        "lesson": lesson,
+        "lesson": worded(lesson),
         "game_title": get_engine(lesson.game).title,
         "position": index + 1,
         "count": len(order),
-        "step_text": f"Step {min(at.step + 1, len(lesson.steps))} of {len(lesson.steps)}",
-        "say": "" if finished else lesson.steps[at.step].say,
-        "answer": learner_reason(at.answer, names),
+        "step_text": _("Step %(step)s of %(steps)s")
+        % {"step": min(at.step + 1, len(lesson.steps)), "steps": len(lesson.steps)},
+        "say": "" if finished else _(lesson.steps[at.step].say),
+        "answer": learner_answer(at, names),
         "answer_ok": at.ok,
         "finished": finished,
         "stars": at.stars,
         "stars_text": stars_text(at.stars),
         "stars_label": stars_label(at.stars),
-        "tries_text": f"{at.tries} move{'s' if at.tries != 1 else ''}, the target {lesson.target}",
-        "next_lesson": following,
+        "tries_text": ngettext(
+            "%(tries)d move, the target %(target)d",
+            "%(tries)d moves, the target %(target)d",
+            at.tries,
+        )
+        % {"tries": at.tries, "target": lesson.target},
+        "next_lesson": worded(following) if following else None,
         "table": table,
         "version": at.step,
         # games/_move.html posts the version the page showed: a lesson's is its step.
@@ -123,15 +154,6 @@ def _second_person(line: str) -> str:
     for pattern, replacement in _SECOND_PERSON:
         line = pattern.sub(replacement, line)
     return line
-
-
-def _reword_whys(table: dict[str, Any], names: list[str]) -> None:
-    """The reasons a click on a still card gives, said to a learner too."""
-    for slot in [*table.get("hand", []), *table.get("discards", [])]:
-        if slot.why:
-            slot.why = learner_reason(slot.why, names)
-    if table.get("pack_why"):
-        table["pack_why"] = learner_reason(table["pack_why"], names)
 
 
 def learn_games(stars: dict[tuple[str, str], int]) -> list[dict[str, Any]]:
@@ -146,7 +168,7 @@ def learn_games(stars: dict[tuple[str, str], int]) -> list[dict[str, Any]]:
             marked = marked or is_next
             rows.append(
                 {
-                    "lesson": lesson,
+                    "lesson": worded(lesson),
                     "stars": earned,
                     "stars_text": stars_text(earned),
                     "stars_label": stars_label(earned),
@@ -168,7 +190,10 @@ def learn_games(stars: dict[tuple[str, str], int]) -> list[dict[str, Any]]:
 
 
 def progress_text(done: int, count: int) -> str:
-    return f"{done} of {count} lessons"
+    return ngettext("%(done)d of %(count)d lesson", "%(done)d of %(count)d lessons", count) % {
+        "done": done,
+        "count": count,
+    }
 
 
 def step_figure_rows(found: dict[tuple[str, str, int], StepFigures]) -> list[dict[str, Any]]:
@@ -185,7 +210,7 @@ def step_figure_rows(found: dict[tuple[str, str, int], StepFigures]) -> list[dic
                 rows.append(
                     {
                         "game": title,
-                        "lesson": lesson.title,
+                        "lesson": _(lesson.title),
                         "step": step + 1,
                         "started": started,
                         "finished": finished,
@@ -208,4 +233,4 @@ def week_figure_rows(weeks: list[WeekFigures]) -> list[dict[str, Any]]:
 
 
 def share_text(part: int, whole: int) -> str:
-    return f"{round(100 * part / whole)}%" if whole else "none yet"
+    return f"{round(100 * part / whole)}%" if whole else _("none yet")

@@ -1,5 +1,5 @@
-"""Who is who, in words, worded once for every page and mail: seat names, bot names,
-possessives and ordinals."""
+"""Who is who, in words, worded once for every page and mail: seat names, bot names and
+ordinals."""
 
 from __future__ import annotations
 
@@ -62,12 +62,6 @@ def record_seat_names(num_players: int, seats: Iterable[SeatLike]) -> list[str]:
 def opponent_name(username: str | None, bot_level: str | None) -> str:
     """Someone met across tables: a person by name, a bot by its level ("Strong bot")."""
     return username if username is not None else bot_name(bot_level or "")
-
-
-def possessive(name: str) -> str:
-    """ "ann’s", before an English noun: the pages that use it (the replay's hand titles, the
-    analysis) are not translated yet, so it stays English with them (docs/translation.md)."""
-    return f"{name}\u2019s"  # i18n: data
 
 
 def ordinal(n: int) -> str:

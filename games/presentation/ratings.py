@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from django.utils.translation import gettext as _
+
 from games.skill import is_provisional
 
 if TYPE_CHECKING:  # the selectors' dataclasses, for the hints only
@@ -135,7 +137,9 @@ def rating_lines(ratings: Sequence[GameRating], *, owner: str) -> list[RatingLin
             matches=r.matches,
             provisional=r.provisional,
             changes=[change_text(d) for d in r.deltas],
-            chart=rating_chart(r.points, title=f"{owner}'s {r.title} rating"),
+            chart=rating_chart(
+                r.points, title=_("%(name)s's %(game)s rating") % {"name": owner, "game": r.title}
+            ),
         )
         for r in ratings
     ]

@@ -7,9 +7,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import gettext as _
+
 from games.logs import LogEntry
 from games.presentation import hand_faces, log_lines, table_build
-from games.presentation.names import possessive, seat_names
+from games.presentation.names import seat_names
 from games.presentation.phrases import phrase_line
 
 if TYPE_CHECKING:
@@ -37,10 +39,10 @@ def perspective_choices(
 
 def perspective_label(perspective: Perspective, names: list[str]) -> str:
     if perspective.key == ALL:
-        return "All hands shown"
+        return _("All hands shown")
     if perspective.seat is None:
-        return "As a spectator saw it"
-    return f"As {names[perspective.seat]} saw it"
+        return _("As a spectator saw it")
+    return _("As %(name)s saw it") % {"name": names[perspective.seat]}
 
 
 @dataclass
@@ -111,23 +113,32 @@ class ReplayFrame:
     @property
     def title(self) -> str:
         """What entry ``ply`` is: "The deal", "The deal of round 3", "Move 57: ann"."""
-        if self.ply == 0:
-            return "The deal"
+        if self.ply == 0 or (self.is_deal and not self.round):
+            return _("The deal")
         if self.is_deal:
-            return f"The deal of round {self.round}" if self.round else "The deal"
-        return f"Move {self.move}: {self.who}" if self.who else f"Move {self.move}"
+            return _("The deal of round %(round)s") % {"round": self.round}
+        if self.who:
+            return _("Move %(move)s: %(name)s") % {"move": self.move, "name": self.who}
+        return _("Move %(move)s") % {"move": self.move}
 
     @property
     def position(self) -> str:
         """Where the frame stands, counted in moves as history counts them: "Move 57 of 180
         · round 3", "The deal of round 3, after move 56 of 180", "The deal, before move 1
         of 180"."""
-        of = f"of {self.moves}"
+        counts = {"move": self.move, "moves": self.moves, "round": self.round}
         if self.ply == 0:
-            return f"The deal, before move 1 {of}" if self.moves else "The deal, no moves yet"
+            if not self.moves:
+                return _("The deal, no moves yet")
+            return _("The deal, before move 1 of %(moves)s") % counts
         if self.is_deal:
-            return f"{self.title}, after move {self.move} {of}"
-        return f"Move {self.move} {of}" + (f" \u00b7 round {self.round}" if self.round else "")
+            return _("%(title)s, after move %(move)s of %(moves)s") % {
+                **counts,
+                "title": self.title,
+            }
+        if self.round:
+            return _("Move %(move)s of %(moves)s \u00b7 round %(round)s") % counts
+        return _("Move %(move)s of %(moves)s") % counts
 
     @property
     def at_end(self) -> bool:
@@ -174,7 +185,7 @@ def replay_frame_words(data: ReplayData) -> ReplayFrame:
             for index, view in enumerate(data.seat_views)
         ],
         round=data.view.get("round"),
-        hand_title="" if seat is None else f"{possessive(names[seat])} hand",
+        hand_title="" if seat is None else _("%(name)s\u2019s hand") % {"name": names[seat]},
     )
 
 
@@ -204,7 +215,7 @@ def replay_rounds(
             moves += 1
             words.move = moves
         if entry.seat is None:  # the deal, and the server dealing each next round
-            rounds.append(ReplayRound(len(rounds) + 1, ply, [ReplayTurn("The deal", [words])]))
+            rounds.append(ReplayRound(len(rounds) + 1, ply, [ReplayTurn(_("The deal"), [words])]))
             continue
         turns = rounds[-1].turns
         if turns[-1].entries[-1].seat != entry.seat:

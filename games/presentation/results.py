@@ -136,7 +136,7 @@ def _with_held(names: list[str], item: MatchListing, reader_id: int | None) -> l
     )
     for index, (_user_id, name) in item.held.items():
         if index < len(names) and names[index] == str(OPEN_SEAT):
-            names[index] = held_for(name) if named else HELD_FOR_SOMEONE
+            names[index] = held_for(name) if named else str(HELD_FOR_SOMEONE)
     return names
 
 

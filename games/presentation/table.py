@@ -23,7 +23,7 @@ def table_page(data: TableData) -> dict[str, Any]:
     names = seat_names(data.match.num_players, data.seats)
     seat_list = list(names)
     for held in data.held:  # a seat held for a person invited is no open seat
-        seat_list[held.index] = held_for(held.username) if data.member else HELD_FOR_SOMEONE
+        seat_list[held.index] = held_for(held.username) if data.member else str(HELD_FOR_SOMEONE)
     context: dict[str, Any] = {
         "match": data.match,
         "seat": data.seat,

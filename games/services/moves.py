@@ -14,6 +14,7 @@ from games.engines import IllegalMove, get_engine
 from games.engines.base import same_json
 from games.engines.replay import NEXT_ROUND
 from games.models import Match, Move, Seat
+from games.presentation.reasons import reason_words
 from games.services._store import due_work_enqueue, entry_log, refresh, seats_of, state_store
 from games.services.errors import MoveRejected, OnHoliday, StaleVersion
 from games.services.holidays import away_until
@@ -152,12 +153,12 @@ def _move_play(
     # ``{"positions": [false]}`` is not the legal ``[0]``, whatever Python's ``False == 0`` says.
     chosen = next((offered for offered in legal if same_json(offered, move)), None)
     if chosen is None:
-        reason = engine.explain(before, seat.index, move)
+        reason = reason_words(engine.explain(before, seat.index, move))
         raise MoveRejected(reason or _("That is not one of the moves you may make now."), 422)
     try:
         state = engine.apply(before, seat.index, chosen)
     except IllegalMove as exc:
-        raise MoveRejected(str(exc), status=422) from exc
+        raise MoveRejected(reason_words(exc.reason), status=422) from exc
     entry = entry_log(
         engine=engine, match=match, seat=seat.index, move=chosen, state=state, auto=auto
     )

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_POST
 
 from games.forms import MoveForm
@@ -30,9 +31,11 @@ from games.services.lessons import lesson_progress_carry, lesson_progress_keep, 
 LESSON_PAGE = "games/lesson.html"
 LESSON_PARTIAL = "games/lesson.html#table"
 SESSION_KEY = "lessons"  # {"game/lesson": {"moves": [...], "tries": n}}
-UNREADABLE = "That move is not readable: pick one of the moves on the table."
-BEHIND = "This page was a step behind: here is the lesson where you are."
-FINISHED = "This lesson is finished: take it again, or go on to the next."
+# The page's own answers, in English: the lesson's page translates every answer it shows
+# (``games.presentation.lessons.learner_answer``).
+UNREADABLE = gettext_noop("That move is not readable: pick one of the moves on the table.")
+BEHIND = gettext_noop("This page was a step behind: here is the lesson where you are.")
+FINISHED = gettext_noop("This lesson is finished: take it again, or go on to the next.")
 CARRY_FIELD = "lesson_progress"  # the sign-in and register forms' field (static/js/lessons.js)
 
 
@@ -83,7 +86,8 @@ def lesson_try_view(request: HttpRequest, game: str, slug: str) -> HttpResponse:
     run = outcome.run
     if not outcome.ok:
         _save(request, found, moves, run.tries)
-        return _render(request, _at(run, answer=outcome.words, ok=False), status=200)
+        at = _at(run, answer=outcome.words, reason=outcome.reason, ok=False)
+        return _render(request, at, status=200)
     moves = [*moves, move]
     if fresh:
         lesson_step_count(game=game, lesson=slug, step=0, counter="started")
@@ -145,7 +149,14 @@ def _save(request: HttpRequest, lesson: Lesson, moves: list[dict], tries: int) -
     request.session[SESSION_KEY] = runs
 
 
-def _at(run: Run, *, answer: str = "", ok: bool | None = None, stars: int = 0) -> LessonAt:
+def _at(
+    run: Run,
+    *,
+    answer: str = "",
+    reason: dict[str, Any] | None = None,
+    ok: bool | None = None,
+    stars: int = 0,
+) -> LessonAt:
     if run.finished and not stars:
         stars = lesson_stars(run.lesson, run.tries)
     return LessonAt(
@@ -155,6 +166,7 @@ def _at(run: Run, *, answer: str = "", ok: bool | None = None, stars: int = 0) -
         log=run.log,
         tries=run.tries,
         answer=answer,
+        reason=reason,
         ok=ok,
         stars=stars,
     )

@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 
 from games.engines import get_engine
 from games.models import Match
+from games.presentation.reasons import refusals_words
 from tests import factories
 from tests.functional.pages import TablePage, log_in
 from tests.functional.test_screenshots import PHONE, overflowing, screenshot_path
@@ -30,7 +31,7 @@ def _practice_with_a_refusal(page: Page, base_url: str, game: str) -> tuple[Matc
         page.get_by_role("button", name="Play against the easy bot").click()
         expect(page.locator("#table")).to_be_visible()
         match = Match.objects.get(practice=True, status=Match.Status.ACTIVE)
-        refused = engine.refusals(engine.load(match.state), 0)
+        refused = refusals_words(engine.refusals(engine.load(match.state), 0))
         if refused:
             card, why = next(iter(refused.items()))
             return match, card, why

@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect
 from accounts.services.play_settings import play_settings_save
 from games.engines import get_engine
 from games.models import Match
+from games.presentation.reasons import reason_words, refusals_words
 from games.services import move_submit
 from tests import factories
 from tests.functional.pages import TablePage, log_in, tab_to
@@ -96,7 +97,7 @@ def test_a_gulliver_word_that_cannot_go_in_gives_the_referees_reason(live_server
         if match.seats.get(index=seat).user_id != ann.pk:
             continue
         state = engine.load(match.state)
-        refused = engine.refusals(state, seat)
+        refused = refusals_words(engine.refusals(state, seat))
         if refused:
             break
     else:
@@ -108,7 +109,7 @@ def test_a_gulliver_word_that_cannot_go_in_gives_the_referees_reason(live_server
     slot = page.locator(f'#hand .slot.unplayable:has([data-card="{card}"])').first
     slot.click(force=True)
     expect(_notice(page)).to_have_text(why)
-    assert why == engine.explain(state, seat, {"type": "play", "card": card})
+    assert why == reason_words(engine.explain(state, seat, {"type": "play", "card": card}))
     assert "noun" in why  # the referee's own words: a sentence starts with a noun
 
 

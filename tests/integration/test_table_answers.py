@@ -11,6 +11,7 @@ import pytest
 
 from games.engines import get_engine
 from games.models import Match
+from games.presentation.reasons import reason_words, refusals_words
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -69,7 +70,7 @@ def test_faraway_after_the_draw_the_pack_says_you_have_drawn(ann, bea, ann_clien
     engine = get_engine("faraway")
     state = engine.load(match.state)
     seat = factories.awaited_seat(match)
-    expected = engine.refusals(state, seat)
+    expected = refusals_words(engine.refusals(state, seat))
     page = _page(mover, match)
     for card, why in expected.items():
         if card in state.hands[seat]:
@@ -85,7 +86,7 @@ def test_gulliver_a_word_that_cannot_go_in_gives_the_referees_reason(
         state = engine.load(match.state)
         seat = factories.awaited_seat(match)
         refused = {
-            card: engine.explain(state, seat, {"type": "play", "card": card})
+            card: reason_words(engine.explain(state, seat, {"type": "play", "card": card}))
             for card in state.hands[seat]
             if {"type": "play", "card": card} not in engine.legal_moves(state, seat)
             and card not in engine.view(state, seat)["prependable"]

@@ -3,6 +3,7 @@
 import pytest
 
 from games.engines import gulliver_words as W
+from games.presentation.reasons import reason_words
 
 FIRST = ["Princess Glory", "And", "Gulliver", "Are", "Singing", "And", "King Bombo", "Is"]
 FIRST += ["Astonished"]
@@ -139,18 +140,26 @@ def test_fits_checks_the_sentence_so_far():
 
 
 def test_refusals_say_why_in_player_words():
-    assert W.refusal(["Sweethearts"], "Is") == (
+    def said(cards, code, prepended=False):
+        return reason_words(W.refusal(cards, code, prepended))
+
+    assert W.refusal(["Sweethearts"], "Is") == {
+        "code": "plural_takes_are",
+        "card": "Is",
+        "after": "Sweethearts",
+    }
+    assert said(["Sweethearts"], "Is") == (
         "'Is' cannot follow 'Sweethearts': a plural subject takes 'Are'."
     )
-    assert "single subject takes 'Is'" in W.refusal(["Gulliver"], "Are")
-    assert "plural subject takes 'Are'" in W.refusal(["Gulliver", "And", "Gabby"], "Is")
-    msg = W.refusal(["Gulliver", "Is"], "Removes")
+    assert "single subject takes 'Is'" in said(["Gulliver"], "Are")
+    assert "plural subject takes 'Are'" in said(["Gulliver", "And", "Gabby"], "Is")
+    msg = said(["Gulliver", "Is"], "Removes")
     assert msg.startswith("'Removes' cannot follow 'Is': the next card must be")
     assert "adjective" in msg and "Singing" in msg
-    assert "starts with a noun" in W.refusal([], "Happy")
-    assert "no card called" in W.refusal([], "Lilliput")
-    assert W.refusal(["Gulliver"], "Is") == ""
-    assert W.refusal(["Terrified", "Gabby"], "Is", prepended=True) == ""
+    assert "starts with a noun" in said([], "Happy")
+    assert "no card called" in said([], "Lilliput")
+    assert W.refusal(["Gulliver"], "Is") is None
+    assert W.refusal(["Terrified", "Gabby"], "Is", prepended=True) is None
 
 
 def test_grammar_is_data_and_rejects_self_reference():

@@ -25,9 +25,9 @@ def test_near_the_target_is_half_of_it_for_a_long_lesson():
 
 def test_the_engines_seat_numbers_become_names():
     names = ["You", "Jo", "Bessie"]
-    said = learner_reason("A challenge is being voted on; waiting for seat(s) 0, 1.", names)
+    said = learner_reason({"code": "vote_in_progress", "seats": [0, 1]}, names)
     assert said == "A challenge is being voted on; waiting for you and Jo to vote."
-    assert learner_reason("It is not your turn: seat 2 is to move.", names) == (
+    assert learner_reason({"code": "not_your_turn", "seat": 2}, names) == (
         "It is not your turn: Bessie is to move."
     )
     assert stars_text(2) == "\u2605\u2605\u2606"
