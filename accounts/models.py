@@ -66,7 +66,7 @@ class NotificationSettings(models.Model):
         verbose_name_plural = _("notification settings")
 
     def __str__(self) -> str:
-        return f"notification settings of user {self.user_id}"  # i18n: data (admin)
+        return f"notification settings of user {self.user_id}"  # i18n: data
 
 
 class PushSubscription(models.Model):
@@ -89,7 +89,7 @@ class PushSubscription(models.Model):
         indexes = [models.Index(fields=["user", "created_at"], name="pushsub_user_created")]
 
     def __str__(self) -> str:
-        return f"push device {self.pk} of user {self.user_id}: {self.label}"  # i18n: data (admin)
+        return f"push device {self.pk} of user {self.user_id}: {self.label}"  # i18n: data
 
 
 class TimeZoneSetting(models.Model):
@@ -103,7 +103,7 @@ class TimeZoneSetting(models.Model):
     zone = TimeZoneField(_("Time zone"), default="UTC")
 
     def __str__(self) -> str:
-        return f"time zone of user {self.user_id}: {self.zone}"  # i18n: data (admin)
+        return f"time zone of user {self.user_id}: {self.zone}"  # i18n: data
 
 
 class LanguageSetting(models.Model):
@@ -119,7 +119,7 @@ class LanguageSetting(models.Model):
     language = models.CharField(_("Language"), max_length=8)
 
     def __str__(self) -> str:
-        return f"language of user {self.user_id}: {self.language}"  # i18n: data (admin)
+        return f"language of user {self.user_id}: {self.language}"  # i18n: data
 
 
 class Holiday(models.Model):
@@ -143,7 +143,7 @@ class Holiday(models.Model):
     days_taken = models.PositiveSmallIntegerField(default=0)
 
     def __str__(self) -> str:
-        return f"holiday of user {self.user_id} (until {self.away_until})"  # i18n: data (admin)
+        return f"holiday of user {self.user_id} (until {self.away_until})"  # i18n: data
 
 
 class PendingEmail(models.Model):
@@ -161,7 +161,7 @@ class PendingEmail(models.Model):
     requested_at = models.DateTimeField()
 
     def __str__(self) -> str:
-        return f"pending address of user {self.user_id}"  # i18n: data (admin)
+        return f"pending address of user {self.user_id}"  # i18n: data
 
 
 class NameChange(models.Model):
@@ -176,7 +176,7 @@ class NameChange(models.Model):
     changed_at = models.DateTimeField(db_index=True)
 
     def __str__(self) -> str:
-        return f"name change of user {self.user_id}"  # i18n: data (admin)
+        return f"name change of user {self.user_id}"  # i18n: data
 
 
 class HeldName(models.Model):
@@ -189,7 +189,7 @@ class HeldName(models.Model):
     given_up_at = models.DateTimeField(db_index=True)
 
     def __str__(self) -> str:
-        return "held name"  # i18n: data (admin)
+        return "held name"  # i18n: data
 
 
 class AccountClosure(models.Model):
@@ -203,7 +203,7 @@ class AccountClosure(models.Model):
     closed_at = models.DateTimeField()
 
     def __str__(self) -> str:
-        return f"closure of user {self.user_id}"  # i18n: data (admin)
+        return f"closure of user {self.user_id}"  # i18n: data
 
 
 class DataExport(models.Model):
@@ -230,7 +230,7 @@ class DataExport(models.Model):
         indexes = [models.Index(fields=["user", "created_at"], name="dataexport_user_created")]
 
     def __str__(self) -> str:
-        return f"data export {self.pk} of user {self.user_id}: {self.status}"  # i18n: data (admin)
+        return f"data export {self.pk} of user {self.user_id}: {self.status}"  # i18n: data
 
 
 class Follow(models.Model):
@@ -255,7 +255,7 @@ class Follow(models.Model):
         indexes = [models.Index(fields=["followed", "follower"], name="follow_by_followed")]
 
     def __str__(self) -> str:
-        return f"user {self.follower_id} follows user {self.followed_id}"  # i18n: data (admin)
+        return f"user {self.follower_id} follows user {self.followed_id}"  # i18n: data
 
 
 class Block(models.Model):
@@ -280,7 +280,7 @@ class Block(models.Model):
         indexes = [models.Index(fields=["blocked", "blocker"], name="block_by_blocked")]
 
     def __str__(self) -> str:
-        return f"user {self.blocker_id} blocked user {self.blocked_id}"  # i18n: data (admin)
+        return f"user {self.blocker_id} blocked user {self.blocked_id}"  # i18n: data
 
 
 class ChallengeSetting(models.Model):
@@ -300,7 +300,7 @@ class ChallengeSetting(models.Model):
     )
 
     def __str__(self) -> str:
-        return f"user {self.user_id} takes challenges from: {self.who}"  # i18n: data (admin)
+        return f"user {self.user_id} takes challenges from: {self.who}"  # i18n: data
 
 
 class PlaySettings(models.Model):
@@ -343,4 +343,4 @@ class PlaySettings(models.Model):
     )
 
     def __str__(self) -> str:
-        return f"user {self.user_id} plays: confirm {self.confirm_moves}"  # i18n: data (admin)
+        return f"user {self.user_id} plays: confirm {self.confirm_moves}"  # i18n: data

@@ -5,11 +5,12 @@ ladder's notices to the notices page and the badge."""
 from __future__ import annotations
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class CompetitionsConfig(AppConfig):
     name = "competitions"
-    verbose_name = "Competitions"
+    verbose_name = _("Competitions")
 
     def ready(self) -> None:
         from accounts.selectors import notify
@@ -41,10 +42,10 @@ class CompetitionsConfig(AppConfig):
         notice_source_add(
             NoticeSource(
                 kind=notify.NOTICE_LADDER,
-                heading="Ladder results that moved you",
+                heading=_("Ladder results that moved you"),
                 count=ladder_notices_count,
                 items=lambda user_id: ladder_notice_lines(ladder_notices(user_id), user_id),
                 template="competitions/_notices_ladder.html",
-                empty="No ladder result has moved you.",
+                empty=_("No ladder result has moved you."),
             )
         )

@@ -1,32 +1,35 @@
 """The ladder's rules as pure functions (docs/competitions.md, "Ladder"): who may join, who may
-challenge whom, and what a result does to the places. No Django, no query: the services apply
-them under the ladder's lock, the page asks them for each row's Challenge button or reason.
+challenge whom, and what a result does to the places. No query, and no Django but gettext (the
+words are worded when said, in the reader's language): the services apply them under the
+ladder's lock, the page asks them for each row's Challenge button or reason.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_lazy as _
+
 # Why a person may not join (the entry gates), in words for them.
-JOIN_NO_EMAIL = (
+JOIN_NO_EMAIL = _(
     "Confirm your e-mail address first (your account page): the ladder's challenges are "
     "mailed as well as listed on your notices."
 )
-JOIN_NOT_OPEN = (
+JOIN_NOT_OPEN = _(
     "On a ladder anyone below you within reach may challenge you: set who may challenge you "
     "to anyone first (your account page, Challenges)."
 )
 
 # Why a challenge may not be made, in words for the challenger.
-NOT_ON_LADDER = "Join the ladder to challenge."
-NOT_ABOVE = "You may only challenge someone above you."
-OUT_OF_REACH = "More than {reach} places above you."
-ALREADY_OPEN = "A challenge between you is open already."
-YOUR_LIMIT = "You have {most} open challenges already, the most at once."
-THEIR_LIMIT = "{name} has {most} open challenges already, the most at once."
-COOLING = "You challenged {name} less than {days} days ago."
-NOT_TAKEN = "{name} does not take challenges from you."
-NOT_THERE = "{name} is not on this ladder."
+NOT_ON_LADDER = _("Join the ladder to challenge.")
+NOT_ABOVE = _("You may only challenge someone above you.")
+OUT_OF_REACH = _("More than %(reach)s places above you.")
+ALREADY_OPEN = _("A challenge between you is open already.")
+YOUR_LIMIT = _("You have %(most)s open challenges already, the most at once.")
+THEIR_LIMIT = _("%(name)s has %(most)s open challenges already, the most at once.")
+COOLING = _("You challenged %(name)s less than %(days)s days ago.")
+NOT_TAKEN = _("%(name)s does not take challenges from you.")
+NOT_THERE = _("%(name)s is not on this ladder.")
 
 
 @dataclass(frozen=True)
@@ -50,23 +53,23 @@ def challenge_refusal(
     so the reason given is the one that would still stand after the others were lifted last."""
     name = facts.target_name
     if facts.challenger_place is None:
-        return NOT_ON_LADDER
+        return str(NOT_ON_LADDER)
     if facts.target_place is None:
-        return NOT_THERE.format(name=name)
+        return str(NOT_THERE) % {"name": name}
     if facts.target_place >= facts.challenger_place:
-        return NOT_ABOVE
+        return str(NOT_ABOVE)
     if facts.challenger_place - facts.target_place > reach:
-        return OUT_OF_REACH.format(reach=reach)
+        return str(OUT_OF_REACH) % {"reach": reach}
     if facts.refused:
-        return NOT_TAKEN.format(name=name)
+        return str(NOT_TAKEN) % {"name": name}
     if facts.open_between:
-        return ALREADY_OPEN
+        return str(ALREADY_OPEN)
     if facts.cooling:
-        return COOLING.format(name=name, days=f"{cooldown_days:g}")
+        return str(COOLING) % {"name": name, "days": f"{cooldown_days:g}"}
     if facts.challenger_open >= most_open:
-        return YOUR_LIMIT.format(most=most_open)
+        return str(YOUR_LIMIT) % {"most": most_open}
     if facts.target_open >= most_open:
-        return THEIR_LIMIT.format(name=name, most=most_open)
+        return str(THEIR_LIMIT) % {"name": name, "most": most_open}
     return None
 
 
