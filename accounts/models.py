@@ -28,6 +28,7 @@ class NotificationSettings(models.Model):
     email_deadline = models.BooleanField(
         _("E-mail me when a turn deadline is near"),
         default=True,
+        # xgettext:no-python-format (a per cent sign, not a placeholder)
         help_text=_("Once per turn, when 80% of the time to move has gone."),
     )
     email_invitations = models.BooleanField(

@@ -174,6 +174,7 @@ def _rung_line(data: LadderData, place: int, user_id: int, name: str, busy: str)
             reach=data.reach,
             most_open=data.most_open,
             cooldown_days=data.cooldown_days,
+            words=_,
         )
         can, reason = refusal is None, refusal or ""
     return RungLine(

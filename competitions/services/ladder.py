@@ -54,9 +54,9 @@ def ladder_join(*, game: str, user: AbstractBaseUser) -> LadderRung:
     anyone (the entry gates, ``ladder_rules.JOIN_*``)."""
     _game_known(game)
     if not confirmed_address(user):
-        raise Rejected(ladder_rules.JOIN_NO_EMAIL, status=409)
+        raise Rejected(_(ladder_rules.JOIN_NO_EMAIL), status=409)
     if challenge_setting(user.pk) != ChallengeSetting.Who.ANYONE:
-        raise Rejected(ladder_rules.JOIN_NOT_OPEN, status=409)
+        raise Rejected(_(ladder_rules.JOIN_NOT_OPEN), status=409)
     with transaction.atomic():
         ladder = _locked(game)
         held = LadderRung.objects.filter(ladder=ladder, user_id=user.pk).first()
@@ -97,7 +97,7 @@ def ladder_challenge(
     _game_known(game)
     target = get_user_model().objects.filter(username=target_name, is_active=True).first()
     if target is None:
-        raise Rejected(str(ladder_rules.NOT_THERE) % {"name": target_name[:40]}, status=404)
+        raise Rejected(_(ladder_rules.NOT_THERE) % {"name": target_name[:40]}, status=404)
     with transaction.atomic():
         ladder = _locked(game)
         places = dict(
@@ -121,6 +121,7 @@ def ladder_challenge(
             reach=settings.PARLOUR_LADDER_REACH,
             most_open=settings.PARLOUR_LADDER_OPEN,
             cooldown_days=float(settings.PARLOUR_LADDER_COOLDOWN_DAYS),
+            words=_,
         )
         if refusal:
             raise Rejected(refusal, status=409)
