@@ -64,7 +64,11 @@ def terms_line(event: Event) -> str:
         "open": event.open_tables_most,
         "meets": meets,
     }
-    deadline = _("A %(days)s-day turn deadline, %(holidays)s.") % {
+    deadline = ngettext(
+        "A %(days)s-day turn deadline, %(holidays)s.",
+        "A %(days)s-day turn deadline, %(holidays)s.",
+        event.deadline_days,
+    ) % {
         "days": event.deadline_days,
         "holidays": holidays,
     }
