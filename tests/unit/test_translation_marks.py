@@ -73,6 +73,7 @@ MARKED = (
     "competitions/views/ladder.py",
     "competitions/views/leagues.py",
     "games/forms.py",
+    "games/models.py",
     "games/presentation/common.py",
     "games/presentation/faraway.py",
     "games/presentation/gulliver.py",
