@@ -36,7 +36,7 @@ def test_a_german_readers_account_page(
     expect(page.get_by_role("heading", name="Ihr Konto", exact=True)).to_be_visible()
     expect(page.locator("#account-holidays-h")).to_have_text("Urlaub")
     expect(page.get_by_role("button", name="Spieleinstellungen speichern")).to_be_visible()
-    expect(page.get_by_label("Jeden Zug bestätigen")).to_be_visible()
+    expect(page.locator("#play-settings-form")).to_contain_text("Jeden Zug bestätigen")
     expect(page.locator("#footer-time-zone")).to_contain_text("Zeiten erscheinen in UTC")
     # Saving answers in German too.
     page.get_by_role("button", name="Speichern, wer mich herausfordern darf").click()
