@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from timezone_field import TimeZoneField
 
 
@@ -20,62 +21,63 @@ class NotificationSettings(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_settings"
     )
     email_turn = models.BooleanField(
-        "E-mail me when it is my turn",
+        _("E-mail me when it is my turn"),
         default=True,
-        help_text="At most once per match every 12 hours, and not while you are at the table.",
+        help_text=_("At most once per match every 12 hours, and not while you are at the table."),
     )
     email_deadline = models.BooleanField(
-        "E-mail me when a turn deadline is near",
+        _("E-mail me when a turn deadline is near"),
         default=True,
-        help_text="Once per turn, when 80% of the time to move has gone.",
+        # xgettext:no-python-format (a per cent sign, not a placeholder)
+        help_text=_("Once per turn, when 80% of the time to move has gone."),
     )
     email_invitations = models.BooleanField(
-        "E-mail me when I am challenged or offered a rematch",
+        _("E-mail me when I am challenged or offered a rematch"),
         default=True,
-        help_text="Once per challenge or offer.",
+        help_text=_("Once per challenge or offer."),
     )
     # Leagues and the ladder telling their people (docs/competitions.md, "Told").
     email_events = models.BooleanField(
-        "E-mail me about my leagues and ladder results",
+        _("E-mail me about my leagues and ladder results"),
         default=True,
-        help_text="Once each: entered, started, a new table, withdrawn, ended; a ladder move.",
+        help_text=_("Once each: entered, started, a new table, withdrawn, ended; a ladder move."),
     )
     # What the notices page (and the badge) shows; each kind can be turned off, like the mails.
     notice_invitations = models.BooleanField(
-        "Show challenges and rematch offers in my notices", default=True
+        _("Show challenges and rematch offers in my notices"), default=True
     )
     notice_turns = models.BooleanField(
-        "Show matches waiting for my move in my notices", default=True
+        _("Show matches waiting for my move in my notices"), default=True
     )
     notice_finished = models.BooleanField(
-        "Show finished matches I have not seen in my notices", default=True
+        _("Show finished matches I have not seen in my notices"), default=True
     )
     notice_ladder = models.BooleanField(
-        "Show ladder results that moved me in my notices", default=True
+        _("Show ladder results that moved me in my notices"), default=True
     )
-    notice_events = models.BooleanField("Show news of my leagues in my notices", default=True)
+    notice_events = models.BooleanField(_("Show news of my leagues in my notices"), default=True)
     # Web push to the person's devices (docs/notifications.md, "Web push"); each device opts in
     # on its own, this turns them all off at once.
     push_turn = models.BooleanField(
-        "Notify my devices when it is my turn",
+        _("Notify my devices when it is my turn"),
         default=True,
-        help_text='On each device where you chose "Notify this device" below.',
+        help_text=_('On each device where you chose "Notify this device" below.'),
     )
     push_events = models.BooleanField(
-        "Notify my devices about leagues and the ladder", default=True
+        _("Notify my devices about leagues and the ladder"), default=True
     )
     # Not a mail nor a notice, but a thing said to the person: table phrases (docs/phrases.md).
     mute_phrases = models.BooleanField(
-        "Hide the phrases people say at the table",
+        _("Hide the phrases people say at the table"),
         default=False,
-        help_text="You no longer see anyone's table phrases, in play or in replays.",
+        help_text=_("You no longer see anyone's table phrases, in play or in replays."),
     )
 
     class Meta:
-        verbose_name_plural = "notification settings"
+        verbose_name_plural = _("notification settings")
 
     def __str__(self) -> str:
-        return f"notification settings of user {self.user_id}"
+        return f"notification settings of user {self.user_id}"  # i18n: data
 
 
 class PushSubscription(models.Model):
@@ -98,7 +100,7 @@ class PushSubscription(models.Model):
         indexes = [models.Index(fields=["user", "created_at"], name="pushsub_user_created")]
 
     def __str__(self) -> str:
-        return f"push device {self.pk} of user {self.user_id}: {self.label}"
+        return f"push device {self.pk} of user {self.user_id}: {self.label}"  # i18n: data
 
 
 class TimeZoneSetting(models.Model):
@@ -109,10 +111,10 @@ class TimeZoneSetting(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="time_zone_setting"
     )
-    zone = TimeZoneField("Time zone", default="UTC")
+    zone = TimeZoneField(_("Time zone"), default="UTC")
 
     def __str__(self) -> str:
-        return f"time zone of user {self.user_id}: {self.zone}"
+        return f"time zone of user {self.user_id}: {self.zone}"  # i18n: data
 
 
 class LanguageSetting(models.Model):
@@ -125,10 +127,10 @@ class LanguageSetting(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="language_setting"
     )
     # No choices here: a language added to ``LANGUAGES`` needs no migration; the service vets it.
-    language = models.CharField("Language", max_length=8)
+    language = models.CharField(_("Language"), max_length=8)
 
     def __str__(self) -> str:
-        return f"language of user {self.user_id}: {self.language}"
+        return f"language of user {self.user_id}: {self.language}"  # i18n: data
 
 
 class Holiday(models.Model):
@@ -152,7 +154,7 @@ class Holiday(models.Model):
     days_taken = models.PositiveSmallIntegerField(default=0)
 
     def __str__(self) -> str:
-        return f"holiday of user {self.user_id} (until {self.away_until})"
+        return f"holiday of user {self.user_id} (until {self.away_until})"  # i18n: data
 
 
 class PendingEmail(models.Model):
@@ -170,7 +172,7 @@ class PendingEmail(models.Model):
     requested_at = models.DateTimeField()
 
     def __str__(self) -> str:
-        return f"pending address of user {self.user_id}"
+        return f"pending address of user {self.user_id}"  # i18n: data
 
 
 class NameChange(models.Model):
@@ -185,7 +187,7 @@ class NameChange(models.Model):
     changed_at = models.DateTimeField(db_index=True)
 
     def __str__(self) -> str:
-        return f"name change of user {self.user_id}"
+        return f"name change of user {self.user_id}"  # i18n: data
 
 
 class HeldName(models.Model):
@@ -198,7 +200,7 @@ class HeldName(models.Model):
     given_up_at = models.DateTimeField(db_index=True)
 
     def __str__(self) -> str:
-        return "held name"
+        return "held name"  # i18n: data
 
 
 class AccountClosure(models.Model):
@@ -212,7 +214,7 @@ class AccountClosure(models.Model):
     closed_at = models.DateTimeField()
 
     def __str__(self) -> str:
-        return f"closure of user {self.user_id}"
+        return f"closure of user {self.user_id}"  # i18n: data
 
 
 class DataExport(models.Model):
@@ -220,9 +222,9 @@ class DataExport(models.Model):
     data"): built by a worker, ``done`` of ``total`` matches so far, kept ``EXPORT_DAYS``."""
 
     class Status(models.TextChoices):
-        PREPARING = "preparing", "Preparing"
-        READY = "ready", "Ready"
-        FAILED = "failed", "Failed"
+        PREPARING = "preparing", _("Preparing")
+        READY = "ready", _("Ready")
+        FAILED = "failed", _("Failed")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="data_exports"
@@ -239,7 +241,7 @@ class DataExport(models.Model):
         indexes = [models.Index(fields=["user", "created_at"], name="dataexport_user_created")]
 
     def __str__(self) -> str:
-        return f"data export {self.pk} of user {self.user_id}: {self.status}"
+        return f"data export {self.pk} of user {self.user_id}: {self.status}"  # i18n: data
 
 
 class Follow(models.Model):
@@ -264,7 +266,7 @@ class Follow(models.Model):
         indexes = [models.Index(fields=["followed", "follower"], name="follow_by_followed")]
 
     def __str__(self) -> str:
-        return f"user {self.follower_id} follows user {self.followed_id}"
+        return f"user {self.follower_id} follows user {self.followed_id}"  # i18n: data
 
 
 class Block(models.Model):
@@ -289,27 +291,27 @@ class Block(models.Model):
         indexes = [models.Index(fields=["blocked", "blocker"], name="block_by_blocked")]
 
     def __str__(self) -> str:
-        return f"user {self.blocker_id} blocked user {self.blocked_id}"
+        return f"user {self.blocker_id} blocked user {self.blocked_id}"  # i18n: data
 
 
 class ChallengeSetting(models.Model):
     """Who may challenge the person by name; a missing row means anyone."""
 
     class Who(models.TextChoices):
-        ANYONE = "anyone", "Anyone"
-        PLAYED = "played", "People I have played"
-        FRIENDS = "friends", "Friends (we follow each other)"
-        NOBODY = "nobody", "Nobody"
+        ANYONE = "anyone", _("Anyone")
+        PLAYED = "played", _("People I have played")
+        FRIENDS = "friends", _("Friends (we follow each other)")
+        NOBODY = "nobody", _("Nobody")
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenge_setting"
     )
     who = models.CharField(
-        "Who may challenge me", max_length=10, choices=Who.choices, default=Who.ANYONE
+        _("Who may challenge me"), max_length=10, choices=Who.choices, default=Who.ANYONE
     )
 
     def __str__(self) -> str:
-        return f"user {self.user_id} takes challenges from: {self.who}"
+        return f"user {self.user_id} takes challenges from: {self.who}"  # i18n: data
 
 
 class PlaySettings(models.Model):
@@ -317,37 +319,39 @@ class PlaySettings(models.Model):
     means the defaults: moves confirmed on a touch screen only, no jump to the next table."""
 
     class Confirm(models.TextChoices):
-        AUTO = "auto", "On a touch screen only"
-        ON = "on", "Always"
-        OFF = "off", "Never"
+        AUTO = "auto", _("On a touch screen only")
+        ON = "on", _("Always")
+        OFF = "off", _("Never")
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="play_settings"
     )
     confirm_moves = models.CharField(
-        "Confirm each move",
+        _("Confirm each move"),
         max_length=4,
         choices=Confirm.choices,
         default=Confirm.AUTO,
-        help_text="A first tap picks the move and asks; a second tap (or Confirm) makes it.",
+        help_text=_("A first tap picks the move and asks; a second tap (or Confirm) makes it."),
     )
     next_table_at_once = models.BooleanField(
-        "Go to the next table waiting for me as soon as my move lands",
+        _("Go to the next table waiting for me as soon as my move lands"),
         default=False,
-        help_text="Otherwise a “Next table waiting” link shows; never when the match just ended.",
+        help_text=_(
+            "Otherwise a “Next table waiting” link shows; never when the match just ended."
+        ),
     )
     # Off until asked for (docs/accessibility.md, "Keyboard"): a single key makes a move, which
     # cannot be taken back, and speech input types words that would press them (WCAG 2.1.4).
     keyboard_shortcuts = models.BooleanField(
-        "Keyboard shortcuts on the table",
+        _("Keyboard shortcuts on the table"),
         default=False,
-        help_text="Single keys: 1 to 9 pick a card in your hand, d draws, ? lists them all.",
+        help_text=_("Single keys: 1 to 9 pick a card in your hand, d draws, ? lists them all."),
     )
     text_mode = models.BooleanField(
-        "Text mode: play by typing commands",
+        _("Text mode: play by typing commands"),
         default=False,
-        help_text="A command field above the table: type “hand”, “play 2”, “draw”, “help”.",
+        help_text=_("A command field above the table: type “hand”, “play 2”, “draw”, “help”."),
     )
 
     def __str__(self) -> str:
-        return f"user {self.user_id} plays: confirm {self.confirm_moves}"
+        return f"user {self.user_id} plays: confirm {self.confirm_moves}"  # i18n: data

@@ -19,6 +19,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.urls import Resolver404, resolve
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext_lazy
 
 from accounts.selectors.closure import hidden_people
 from accounts.selectors.names import held_for
@@ -28,11 +29,12 @@ MATCH_PAGES = frozenset(
     {"match_detail", "match_table", "match_replay", "match_analysis", "match_record"}
 )
 SEAT_PAGES = frozenset({"match_invite", "match_join"})
-SEE_MATCH = "Sign in to see this match."
-PLAY_HERE = "Sign in to play at this table."
-NEW_MATCH = "Sign in to start your new match: the form comes back as you filled it."
-SEE_PAGE = "Sign in to see this page."
-RENAMED = "The name \u201c{name}\u201d was changed: sign in with the account\u2019s new name."
+# Worded when said, in the reader's language.
+SEE_MATCH = gettext_lazy("Sign in to see this match.")
+PLAY_HERE = gettext_lazy("Sign in to play at this table.")
+NEW_MATCH = gettext_lazy("Sign in to start your new match: the form comes back as you filled it.")
+SEE_PAGE = gettext_lazy("Sign in to see this page.")
+RENAMED = gettext_lazy("The name “%(name)s” was changed: sign in with the account’s new name.")
 
 
 def sign_in_reason(target: str, request: HttpRequest) -> str:
@@ -45,14 +47,14 @@ def sign_in_reason(target: str, request: HttpRequest) -> str:
     try:
         name = resolve(urlsplit(target).path).url_name
     except Resolver404:
-        return SEE_PAGE
+        return str(SEE_PAGE)
     if name in MATCH_PAGES:
-        return SEE_MATCH
+        return str(SEE_MATCH)
     if name in SEAT_PAGES:
-        return PLAY_HERE
+        return str(PLAY_HERE)
     if name == "match_new":
-        return NEW_MATCH
-    return SEE_PAGE
+        return str(NEW_MATCH)
+    return str(SEE_PAGE)
 
 
 def renamed_name(name: str) -> bool:
@@ -83,5 +85,5 @@ class SignInForm(AuthenticationForm):
         except ValidationError as refusal:
             name = self.cleaned_data.get("username") or ""
             if refusal.code == "invalid_login" and renamed_name(name):
-                raise ValidationError(RENAMED.format(name=name), code="renamed_login") from None
+                raise ValidationError(str(RENAMED) % {"name": name}, code="renamed_login") from None
             raise

@@ -37,6 +37,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.timezone import now
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django_ratelimit.core import get_usage
 
 from accounts.client_address import client_address
@@ -45,12 +47,20 @@ from accounts.sign_in import SignInForm, sign_in_reason
 PAIR_PARAMETERS: list[Any] = [["username", "ip_address"]]
 ADDRESS_PARAMETERS: list[Any] = ["ip_address"]
 
-_TRY_AGAIN = "Try again in about {wait}."
-PAIR_MESSAGE = "Too many failed sign-ins for this account from your address. " + _TRY_AGAIN
-ADDRESS_MESSAGE = "Too many failed sign-ins from your address. " + _TRY_AGAIN
-REGISTER_MESSAGE = "Too many registrations from your address. " + _TRY_AGAIN
-RESET_MESSAGE = "Too many password-reset requests. " + _TRY_AGAIN
-CONFIRM_MESSAGE = "Too many confirmation mails asked for this account. " + _TRY_AGAIN
+# Each worded when refused, in the reader's language; ``%(wait)s`` is ``in_minutes``' words.
+PAIR_MESSAGE = gettext_lazy(
+    "Too many failed sign-ins for this account from your address. Try again in about %(wait)s."
+)
+ADDRESS_MESSAGE = gettext_lazy(
+    "Too many failed sign-ins from your address. Try again in about %(wait)s."
+)
+REGISTER_MESSAGE = gettext_lazy(
+    "Too many registrations from your address. Try again in about %(wait)s."
+)
+RESET_MESSAGE = gettext_lazy("Too many password-reset requests. Try again in about %(wait)s.")
+CONFIRM_MESSAGE = gettext_lazy(
+    "Too many confirmation mails asked for this account. Try again in about %(wait)s."
+)
 
 
 def attempted_username(request: HttpRequest, credentials: dict | None = None) -> str | None:
@@ -101,8 +111,9 @@ def lockout_parameters(request_or_attempt: Any, credentials: dict | None = None)
     return ADDRESS_PARAMETERS if address_locked(ip_address) else PAIR_PARAMETERS
 
 
-def _in_minutes(minutes: int) -> str:
-    return "1 minute" if minutes == 1 else f"{minutes} minutes"
+def in_minutes(minutes: int) -> str:
+    """A wait in whole minutes, in words ("1 minute", "5 minutes")."""
+    return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
 
 
 def _minutes_left(last_failure: datetime | None) -> int:
@@ -122,7 +133,7 @@ def lockout_message(request: HttpRequest, credentials: dict | None = None) -> st
         rows = _recent_failures(ip_address=ip_address, username=username)
         template = PAIR_MESSAGE
     last_failure = rows.aggregate(last=Max("attempt_time"))["last"]
-    return template.format(wait=_in_minutes(_minutes_left(last_failure)))
+    return str(template) % {"wait": in_minutes(_minutes_left(last_failure))}
 
 
 def _safe_next(request: HttpRequest) -> str:
@@ -154,7 +165,7 @@ def lockout_response(
         form._errors = ErrorDict({"__all__": form.error_class([message], error_class="nonfield")})
         context = {
             **admin.site.each_context(request),
-            "title": "Log in",
+            "title": _("Log in"),
             "subtitle": None,
             "app_path": request.get_full_path(),
             "username": request.user.get_username(),
@@ -188,7 +199,7 @@ def _wait(request: HttpRequest, *, group: str, rate: str, key: Any) -> int | Non
 def registration_refusal(request: HttpRequest) -> str | None:
     """The message refusing this registration POST, or None if it may go ahead."""
     minutes = _wait(request, group="register", rate=settings.PARLOUR_REGISTER_RATE, key="ip")
-    return None if minutes is None else REGISTER_MESSAGE.format(wait=_in_minutes(minutes))
+    return None if minutes is None else str(REGISTER_MESSAGE) % {"wait": in_minutes(minutes)}
 
 
 def password_reset_refusal(request: HttpRequest) -> str | None:
@@ -209,7 +220,7 @@ def password_reset_refusal(request: HttpRequest) -> str | None:
             rate=settings.PARLOUR_RESET_RATE_EMAIL,
             key=_email_key,
         )
-    return None if minutes is None else RESET_MESSAGE.format(wait=_in_minutes(minutes))
+    return None if minutes is None else str(RESET_MESSAGE) % {"wait": in_minutes(minutes)}
 
 
 def _account_key(group: str, request: HttpRequest) -> str:
@@ -223,4 +234,4 @@ def confirmation_refusal(request: HttpRequest) -> str | None:
     minutes = _wait(
         request, group="email_confirm", rate=settings.PARLOUR_EMAIL_CONFIRM_RATE, key=_account_key
     )
-    return None if minutes is None else CONFIRM_MESSAGE.format(wait=_in_minutes(minutes))
+    return None if minutes is None else str(CONFIRM_MESSAGE) % {"wait": in_minutes(minutes)}

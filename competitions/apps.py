@@ -5,12 +5,12 @@ ladder's and the leagues' notices to the notices page and the badge."""
 from __future__ import annotations
 
 from django.apps import AppConfig
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 
 class CompetitionsConfig(AppConfig):
     name = "competitions"
-    verbose_name = "Competitions"
+    verbose_name = _("Competitions")
 
     def ready(self) -> None:
         from accounts.selectors import notify
@@ -46,11 +46,11 @@ class CompetitionsConfig(AppConfig):
         notice_source_add(
             NoticeSource(
                 kind=notify.NOTICE_LADDER,
-                heading="Ladder results that moved you",
+                heading=_("Ladder results that moved you"),
                 pending=ladder_notices_rows,
                 items=lambda user_id: ladder_notice_lines(ladder_notices(user_id), user_id),
                 template="competitions/_notices_ladder.html",
-                empty="No ladder result has moved you.",
+                empty=_("No ladder result has moved you."),
             )
         )
         # A history's league tables and ladder matches; a profile's leagues and ladder places.
@@ -62,10 +62,10 @@ class CompetitionsConfig(AppConfig):
         notice_source_add(
             NoticeSource(
                 kind=notify.NOTICE_EVENTS,
-                heading=gettext_lazy("News of your leagues"),
+                heading=_("News of your leagues"),
                 pending=league_notices_rows,
                 items=lambda user_id: league_notice_lines(league_notices(user_id)),
                 template="competitions/_notices_events.html",
-                empty=gettext_lazy("No news of your leagues."),
+                empty=_("No news of your leagues."),
             )
         )

@@ -1,32 +1,43 @@
 """The ladder's rules as pure functions (docs/competitions.md, "Ladder"): who may join, who may
 challenge whom, and what a result does to the places. No Django, no query: the services apply
 them under the ladder's lock, the page asks them for each row's Challenge button or reason.
+
+The words are English, marked for the catalogues with a local ``gettext_noop`` (no framework
+here); whoever shows them words them in the reader's language: ``challenge_refusal`` takes the
+caller's ``gettext``, and the services hand the entry gates' words to ``gettext`` themselves.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
+
+def gettext_noop(words: str) -> str:
+    """Marks ``words`` for the catalogues (makemessages knows the name); they stay as written."""
+    return words
+
+
 # Why a person may not join (the entry gates), in words for them.
-JOIN_NO_EMAIL = (
+JOIN_NO_EMAIL = gettext_noop(
     "Confirm your e-mail address first (your account page): the ladder's challenges are "
     "mailed as well as listed on your notices."
 )
-JOIN_NOT_OPEN = (
+JOIN_NOT_OPEN = gettext_noop(
     "On a ladder anyone below you within reach may challenge you: set who may challenge you "
     "to anyone first (your account page, Challenges)."
 )
 
 # Why a challenge may not be made, in words for the challenger.
-NOT_ON_LADDER = "Join the ladder to challenge."
-NOT_ABOVE = "You may only challenge someone above you."
-OUT_OF_REACH = "More than {reach} places above you."
-ALREADY_OPEN = "A challenge between you is open already."
-YOUR_LIMIT = "You have {most} open challenges already, the most at once."
-THEIR_LIMIT = "{name} has {most} open challenges already, the most at once."
-COOLING = "You challenged {name} less than {days} days ago."
-NOT_TAKEN = "{name} does not take challenges from you."
-NOT_THERE = "{name} is not on this ladder."
+NOT_ON_LADDER = gettext_noop("Join the ladder to challenge.")
+NOT_ABOVE = gettext_noop("You may only challenge someone above you.")
+OUT_OF_REACH = gettext_noop("More than %(reach)s places above you.")
+ALREADY_OPEN = gettext_noop("A challenge between you is open already.")
+YOUR_LIMIT = gettext_noop("You have %(most)s open challenges already, the most at once.")
+THEIR_LIMIT = gettext_noop("%(name)s has %(most)s open challenges already, the most at once.")
+COOLING = gettext_noop("You challenged %(name)s less than %(days)s days ago.")
+NOT_TAKEN = gettext_noop("%(name)s does not take challenges from you.")
+NOT_THERE = gettext_noop("%(name)s is not on this ladder.")
 
 
 @dataclass(frozen=True)
@@ -44,29 +55,35 @@ class ChallengeFacts:
 
 
 def challenge_refusal(
-    facts: ChallengeFacts, *, reach: int, most_open: int, cooldown_days: float
+    facts: ChallengeFacts,
+    *,
+    reach: int,
+    most_open: int,
+    cooldown_days: float,
+    words: Callable[[str], str] = gettext_noop,
 ) -> str | None:
-    """Why the challenge may not be made, in words; ``None`` when it may. Checked in this order,
-    so the reason given is the one that would still stand after the others were lifted last."""
+    """Why the challenge may not be made, in words (``words``: the caller's ``gettext``, English
+    without one); ``None`` when it may. Checked in this order, so the reason given is the one
+    that would still stand after the others were lifted last."""
     name = facts.target_name
     if facts.challenger_place is None:
-        return NOT_ON_LADDER
+        return words(NOT_ON_LADDER)
     if facts.target_place is None:
-        return NOT_THERE.format(name=name)
+        return words(NOT_THERE) % {"name": name}
     if facts.target_place >= facts.challenger_place:
-        return NOT_ABOVE
+        return words(NOT_ABOVE)
     if facts.challenger_place - facts.target_place > reach:
-        return OUT_OF_REACH.format(reach=reach)
+        return words(OUT_OF_REACH) % {"reach": reach}
     if facts.refused:
-        return NOT_TAKEN.format(name=name)
+        return words(NOT_TAKEN) % {"name": name}
     if facts.open_between:
-        return ALREADY_OPEN
+        return words(ALREADY_OPEN)
     if facts.cooling:
-        return COOLING.format(name=name, days=f"{cooldown_days:g}")
+        return words(COOLING) % {"name": name, "days": f"{cooldown_days:g}"}
     if facts.challenger_open >= most_open:
-        return YOUR_LIMIT.format(most=most_open)
+        return words(YOUR_LIMIT) % {"most": most_open}
     if facts.target_open >= most_open:
-        return THEIR_LIMIT.format(name=name, most=most_open)
+        return words(THEIR_LIMIT) % {"name": name, "most": most_open}
     return None
 
 

@@ -14,6 +14,8 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.models import PushSubscription
 from accounts.selectors import notify
@@ -33,12 +35,15 @@ class EntryRefused(Rejected):
     """An entry or withdrawal refused, with words for the person and the status a view uses."""
 
 
-NO_ADDRESS = "Confirm your e-mail address first (on your account page): a league needs one."
-NO_WAY_TO_BE_TOLD = (
+# Worded when refused (``Rejected`` turns a lazy message into the request's language).
+NO_ADDRESS = gettext_lazy(
+    "Confirm your e-mail address first (on your account page): a league needs one."
+)
+NO_WAY_TO_BE_TOLD = gettext_lazy(
     "Turn on turn mails, or turn pushes with a device, on your notifications page first:"
     " a league's tables open without warning, and each has a turn deadline."
 )
-ACROSS_A_BLOCK = (
+ACROSS_A_BLOCK = gettext_lazy(
     "A block stands between you and someone already in this league, so you cannot enter it."
 )
 
@@ -47,7 +52,7 @@ def _locked(event_id: int) -> Event:
     try:
         return Event.objects.select_for_update().get(pk=event_id)
     except Event.DoesNotExist:
-        raise EntryRefused("There is no such league.", status=404) from None
+        raise EntryRefused(_("There is no such league."), status=404) from None
 
 
 def person_rating(*, user_id: int, game: str) -> int:
@@ -78,9 +83,9 @@ def league_enter(*, event_id: int, user: AbstractBaseUser) -> Entry:
         if held is not None and not held.withdrawn:
             return held
         if event.status != Event.Status.OPEN:
-            raise EntryRefused("This league has started: it takes no more entries.", 409)
+            raise EntryRefused(_("This league has started: it takes no more entries."), 409)
         if held is not None:
-            raise EntryRefused("You withdrew from this league.", status=409)
+            raise EntryRefused(_("You withdrew from this league."), status=409)
         if confirmed_address(user) is None:
             raise EntryRefused(NO_ADDRESS, status=403)
         if not _can_be_told(user.pk):
@@ -89,15 +94,16 @@ def league_enter(*, event_id: int, user: AbstractBaseUser) -> Entry:
             rating = person_rating(user_id=user.pk, game=event.game)
             low, high = event.rating_min, event.rating_max
             if (low is not None and rating < low) or (high is not None and rating > high):
-                span = (
-                    f"{low if low is not None else 'any'} to {high if high is not None else 'any'}"
-                )
-                raise EntryRefused(
-                    f"This league is for ratings {span}; yours is {rating}.", status=403
-                )
+                words = _("This league is for ratings %(low)s to %(high)s; yours is %(rating)s.")
+                facts = {
+                    "low": low if low is not None else _("any"),
+                    "high": high if high is not None else _("any"),
+                    "rating": rating,
+                }
+                raise EntryRefused(words % facts, status=403)
         others = set(Entry.objects.filter(event_id=event.pk).values_list("user_id", flat=True))
         if len(others) >= event.places:
-            raise EntryRefused("This league is full.", status=409)
+            raise EntryRefused(_("This league is full."), status=409)
         if blocked_with_any(user.pk, others):
             raise EntryRefused(ACROSS_A_BLOCK, status=403)
         entry = Entry.objects.create(event=event, user=user)
@@ -131,7 +137,7 @@ def league_withdraw(
             )
             return True
         if event.status != Event.Status.RUNNING:
-            raise EntryRefused("This league is over.", status=409)
+            raise EntryRefused(_("This league is over."), status=409)
         entry.withdrawn = reason
         entry.withdrawn_at = now
         entry.save(update_fields=["withdrawn", "withdrawn_at"])

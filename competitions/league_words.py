@@ -7,6 +7,9 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from competitions.league_reads import LeaguePage, TableFacts
 from competitions.models import Entry, Event, EventTable
 from competitions.schedules import league_schedule
@@ -40,36 +43,58 @@ def terms_line(event: Event) -> str:
     """What a league is, in one sentence."""
     schedule = league_schedule(event.circle_size, event.seats)
     each = schedule.tables_each
-    meets = "once" if schedule.meetings == 1 else f"{schedule.meetings} times"
-    holidays = "holidays allowed" if event.holidays else "no holidays: the deadline always runs"
-    return (
-        f"{get_engine(event.game).title} at tables of {event.seats}, in circles of "
-        f"{event.circle_size}: each person plays {each} tables, at most "
-        f"{event.open_tables_most} at once, and meets everyone in their circle {meets}. "
-        f"A {event.deadline_days}-day turn deadline, {holidays}. "
-        f"{event.absences_most} forfeits and you are withdrawn."
-    )
+    if schedule.meetings == 1:
+        meets = _("once")
+    else:
+        meets = ngettext("%(count)d time", "%(count)d times", schedule.meetings) % {
+            "count": schedule.meetings
+        }
+    if event.holidays:
+        holidays = _("holidays allowed")
+    else:
+        holidays = _("no holidays: the deadline always runs")
+    play = _(
+        "%(game)s at tables of %(seats)s, in circles of %(circle)s: each person plays %(each)s "
+        "tables, at most %(open)s at once, and meets everyone in their circle %(meets)s."
+    ) % {
+        "game": get_engine(event.game).title,
+        "seats": event.seats,
+        "circle": event.circle_size,
+        "each": each,
+        "open": event.open_tables_most,
+        "meets": meets,
+    }
+    deadline = ngettext(
+        "A %(days)s-day turn deadline, %(holidays)s.",
+        "A %(days)s-day turn deadline, %(holidays)s.",
+        event.deadline_days,
+    ) % {
+        "days": event.deadline_days,
+        "holidays": holidays,
+    }
+    forfeits = _("%(most)s forfeits and you are withdrawn.") % {"most": event.absences_most}
+    return f"{play} {deadline} {forfeits}"
 
 
 def end_sentence(event: Event, length: dt.timedelta) -> str:
     """When the league ends, as entry promises it (dates are the template's when known)."""
     days = length.days
     if event.status == Event.Status.OPEN and event.starts_at is None:
-        return (
-            f"Starts when its {event.places} places are taken, and ends {days} days later, "
+        return _(
+            "Starts when its %(places)s places are taken, and ends %(days)s days later, "
             "whatever happens."
-        )
-    return f"Ends {days} days after it starts, whatever happens."
+        ) % {"places": event.places, "days": days}
+    return _("Ends %(days)s days after it starts, whatever happens.") % {"days": days}
 
 
 def _table_state(table: TableFacts) -> str:
     if table.dropped:
         return EventTable.Dropped(table.dropped).label
     if table.match_status is None:
-        return "Waiting for room"
+        return _("Waiting for room")
     if table.match_status == Match.Status.ACTIVE:
-        return "Being played"
-    return "Finished"
+        return _("Being played")
+    return _("Finished")
 
 
 def table_lines(page: LeaguePage, user_id: int | None) -> list[TableLine]:
@@ -113,12 +138,14 @@ def standing_lines(page: LeaguePage, user_id: int | None) -> list[tuple[int, lis
 
 def entry_refusal_hint(event: Event) -> str:
     """What entering asks of a person, said before they press."""
-    gates = ["a confirmed e-mail address", "turn mails or turn pushes on"]
-    if event.rating_min is not None or event.rating_max is not None:
-        low = event.rating_min if event.rating_min is not None else "any"
-        high = event.rating_max if event.rating_max is not None else "any"
-        gates.append(f"a rating from {low} to {high}")
-    return "Entering needs " + ", ".join(gates) + "."
+    if event.rating_min is None and event.rating_max is None:
+        return _("Entering needs a confirmed e-mail address, turn mails or turn pushes on.")
+    low = event.rating_min if event.rating_min is not None else _("any")
+    high = event.rating_max if event.rating_max is not None else _("any")
+    return _(
+        "Entering needs a confirmed e-mail address, turn mails or turn pushes on, a rating "
+        "from %(low)s to %(high)s."
+    ) % {"low": low, "high": high}
 
 
 def entry_lines(page: LeaguePage) -> list[tuple[str, str]]:

@@ -7,6 +7,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from games.engines import GAME_TITLES, records
 
@@ -26,23 +27,29 @@ def new_salt() -> str:
 
 
 class BotLevel(models.TextChoices):
-    RANDOM = "random", "Random"
-    GREEDY = "greedy", "Greedy"
-    STRONG = "strong", "Strong"
+    RANDOM = "random", _("Random")
+    GREEDY = "greedy", _("Greedy")
+    STRONG = "strong", _("Strong")
 
 
-DEADLINE_CHOICES = [(1, "1 day"), (3, "3 days"), (7, "7 days")]
+DEADLINE_CHOICES = [(1, _("1 day")), (3, _("3 days")), (7, _("7 days"))]
 # Play now's "fill empty seats with a bot after N hours" (docs/quick-match.md).
-BOT_FILL_CHOICES = [(1, "1 hour"), (4, "4 hours"), (12, "12 hours"), (24, "1 day"), (72, "3 days")]
+BOT_FILL_CHOICES = [
+    (1, _("1 hour")),
+    (4, _("4 hours")),
+    (12, _("12 hours")),
+    (24, _("1 day")),
+    (72, _("3 days")),
+]
 
 
 class RatingStatus(models.TextChoices):
     """Where a match stands with the ratings (``Match.rating_status``)."""
 
-    NONE = "", "Not finished"
-    PENDING = "pending", "Rating pending"
-    RATED = "rated", "Rated"
-    UNRATED = "unrated", "Not rated"
+    NONE = "", _("Not finished")
+    PENDING = "pending", _("Rating pending")
+    RATED = "rated", _("Rated")
+    UNRATED = "unrated", _("Not rated")
 
 
 class Match(models.Model):
@@ -60,16 +67,17 @@ class Match(models.Model):
     # The games come from the engines' one registry (a test holds models, forms, bots and
     # templates to it): FARAWAY = "faraway", "The Faraway Tree", and so on.
     Game = models.TextChoices(
-        "Game", {name.upper(): (name, title) for name, title in GAME_TITLES.items()}
+        "Game",  # i18n: data (the class's name; the titles are kept as printed)
+        {name.upper(): (name, title) for name, title in GAME_TITLES.items()},
     )
 
     class Status(models.TextChoices):
-        WAITING = "waiting", "Waiting for players"
-        ACTIVE = "active", "In play"
-        FINISHED = "finished", "Finished"
+        WAITING = "waiting", _("Waiting for players")
+        ACTIVE = "active", _("In play")
+        FINISHED = "finished", _("Finished")
         # Called off by its creator before it started; kept, not deleted, so the invite link
         # and the seated people's lists can say so (docs/leaving.md).
-        CANCELLED = "cancelled", "Cancelled"
+        CANCELLED = "cancelled", _("Cancelled")
 
     game = models.CharField(max_length=20, choices=Game.choices)
     num_players = models.PositiveSmallIntegerField()
@@ -171,16 +179,16 @@ class Match(models.Model):
                 name="match_one_practice_running",
             ),
         ]
-        verbose_name_plural = "matches"
+        verbose_name_plural = _("matches")
 
     def __str__(self) -> str:
-        return f"{self.get_game_display()} #{self.pk} ({self.get_status_display()})"
+        return f"{self.get_game_display()} #{self.pk} ({self.get_status_display()})"  # i18n: data
 
 
 class Result(models.TextChoices):
-    WON = "won", "Won"
-    LOST = "lost", "Lost"
-    DRAWN = "drawn", "Drawn"
+    WON = "won", _("Won")
+    LOST = "lost", _("Lost")
+    DRAWN = "drawn", _("Drawn")
 
 
 class Seat(models.Model):
@@ -239,7 +247,7 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         who = self.user.username if self.user_id is not None else f"{self.bot_level} bot"
-        return f"{who} at seat {self.index} of match {self.match_id}"
+        return f"{who} at seat {self.index} of match {self.match_id}"  # i18n: data
 
     @property
     def is_bot(self) -> bool:
@@ -272,13 +280,13 @@ class Move(models.Model):
     CHECKPOINT_EVERY = 20
 
     class Auto(models.TextChoices):
-        CHOSEN = "", "Chosen by the seat"
-        DEADLINE = "deadline", "Turn deadline passed"
-        VOTE_CLOSED = "vote_closed", "Challenge vote closed"
-        RESIGNED = "resigned", "The seat's person resigned"
+        CHOSEN = "", _("Chosen by the seat")
+        DEADLINE = "deadline", _("Turn deadline passed")
+        VOTE_CLOSED = "vote_closed", _("Challenge vote closed")
+        RESIGNED = "resigned", _("The seat's person resigned")
         # An event's last day came (a league, docs/competitions.md): the bots played the match
         # to its end in every seat, so the event ended on the day it said it would.
-        PLAYED_OUT = "played_out", "Played out by the bots at the event's end"
+        PLAYED_OUT = "played_out", _("Played out by the bots at the event's end")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
     ply = models.PositiveIntegerField()
@@ -296,7 +304,7 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         who = "server" if self.seat is None else f"seat {self.seat}"
-        return f"match {self.match_id} ply {self.ply}: {who} {self.payload}"
+        return f"match {self.match_id} ply {self.ply}: {who} {self.payload}"  # i18n: data
 
 
 class Rating(models.Model):
@@ -341,7 +349,7 @@ class Rating(models.Model):
 
     def __str__(self) -> str:
         who = self.user.username if self.user_id is not None else f"{self.bot_level} bot"
-        return f"{who} at {self.game}: mu {self.mu:.2f}, sigma {self.sigma:.2f}"
+        return f"{who} at {self.game}: mu {self.mu:.2f}, sigma {self.sigma:.2f}"  # i18n: data
 
 
 class RatingChange(models.Model):
@@ -372,7 +380,7 @@ class RatingChange(models.Model):
         indexes = [models.Index(fields=["rating", "created_at"], name="rating_change_history")]
 
     def __str__(self) -> str:
-        return f"match {self.match_id} seat {self.seat}: {self.delta:+d}"
+        return f"match {self.match_id} seat {self.seat}: {self.delta:+d}"  # i18n: data
 
     @property
     def delta(self) -> int:
@@ -383,10 +391,10 @@ class RatingChange(models.Model):
 class AnalysisStatus(models.TextChoices):
     """Where a match's post-game analysis stands (``MatchAnalysis.status``)."""
 
-    PENDING = "pending", "Waiting for a worker"
-    RUNNING = "running", "Running"
-    DONE = "done", "Done"
-    FAILED = "failed", "Failed"
+    PENDING = "pending", _("Waiting for a worker")
+    RUNNING = "running", _("Running")
+    DONE = "done", _("Done")
+    FAILED = "failed", _("Failed")
 
 
 class MatchAnalysis(models.Model):
@@ -420,10 +428,10 @@ class MatchAnalysis(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        verbose_name_plural = "match analyses"
+        verbose_name_plural = _("match analyses")
 
     def __str__(self) -> str:
-        return f"analysis of match {self.match_id}: {self.status}"
+        return f"analysis of match {self.match_id}: {self.status}"  # i18n: data
 
     @property
     def percent(self) -> int:
@@ -465,7 +473,7 @@ class AnalysedDecision(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"analysis {self.analysis_id} ply {self.ply}: cost {self.cost}"
+        return f"analysis {self.analysis_id} ply {self.ply}: cost {self.cost}"  # i18n: data
 
 
 class Invitation(models.Model):
@@ -474,17 +482,17 @@ class Invitation(models.Model):
     declined (the seat is free again for the inviter) or expired (``expires_at`` passed)."""
 
     class Kind(models.TextChoices):
-        CHALLENGE = "challenge", "Challenge"
-        REMATCH = "rematch", "Rematch offer"
+        CHALLENGE = "challenge", _("Challenge")
+        REMATCH = "rematch", _("Rematch offer")
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        ACCEPTED = "accepted", "Accepted"
-        DECLINED = "declined", "Declined"
-        EXPIRED = "expired", "Expired"
+        PENDING = "pending", _("Pending")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+        EXPIRED = "expired", _("Expired")
         # Ended by a block between the two, either way: its own state, so it never reads as
         # declined by the person, even once the block is lifted.
-        WITHDRAWN = "withdrawn", "Withdrawn"
+        WITHDRAWN = "withdrawn", _("Withdrawn")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="invitations")
     seat_index = models.PositiveSmallIntegerField()
@@ -522,7 +530,10 @@ class Invitation(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.kind} to {self.user_id} for match {self.match_id} seat {self.seat_index}"
+        return (
+            f"{self.kind} to {self.user_id} "  # i18n: data
+            f"for match {self.match_id} seat {self.seat_index}"
+        )
 
 
 class TablePhrase(models.Model):
@@ -544,7 +555,7 @@ class TablePhrase(models.Model):
         indexes = [models.Index(fields=["match", "ply"], name="phrase_match_ply")]
 
     def __str__(self) -> str:
-        return f"{self.key!r} by seat {self.seat} of match {self.match_id}"
+        return f"{self.key!r} by seat {self.seat} of match {self.match_id}"  # i18n: data
 
 
 class MatchNotice(models.Model):
@@ -569,7 +580,7 @@ class MatchNotice(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"notices of user {self.user_id} about match {self.match_id}"
+        return f"notices of user {self.user_id} about match {self.match_id}"  # i18n: data
 
 
 class LessonProgress(models.Model):
@@ -595,7 +606,9 @@ class LessonProgress(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.game}/{self.lesson}: {self.stars} stars for user {self.user_id}"
+        return (
+            f"{self.game}/{self.lesson}: {self.stars} stars for user {self.user_id}"  # i18n: data
+        )
 
 
 class LessonStepCount(models.Model):
@@ -617,4 +630,7 @@ class LessonStepCount(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.game}/{self.lesson} step {self.step}: {self.started}/{self.finished}"
+        return (
+            f"{self.game}/{self.lesson} step {self.step}: "  # i18n: data
+            f"{self.started}/{self.finished}"
+        )

@@ -9,13 +9,14 @@ from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from accounts.models import HeldName, NameChange
 from accounts.services.deleted_names import name_refusal
 
 RENAME_EVERY = timedelta(days=30)
 NAME_HELD = timedelta(days=90)
-TAKEN = "That name is taken: choose another."
+TAKEN = gettext_lazy("That name is taken: choose another.")  # worded when refused
 
 
 def next_change_at(user_id: int) -> datetime | None:
@@ -66,5 +67,5 @@ def name_choice_refusal(name: str, *, user_id: int | None) -> str | None:
     deletion (``TAKEN``: which of them is not said), or the shape kept for deleted accounts.
     ``None``: it may be taken."""
     if name_unavailable(name, user_id=user_id):
-        return TAKEN
+        return str(TAKEN)
     return name_refusal(name)

@@ -20,7 +20,7 @@ from accounts.forms import PasswordConfirmForm
 from accounts.selectors.closure import CLOSED_DAYS, reopen_by
 from accounts.services.closure import account_close
 from accounts.services.deletion import account_delete
-from accounts.throttling import _in_minutes, _wait
+from accounts.throttling import _wait, in_minutes
 
 CONFIRM_RATE = "10/h"  # close and delete posts per person: a held session cannot guess on
 
@@ -41,9 +41,9 @@ def _confirm(
         return form, render(request, template, context)
     minutes = _wait(request, group="account_confirm", rate=CONFIRM_RATE, key="user")
     if minutes is not None:
-        context["throttle_message"] = (
-            f"Too many tries: try again in about {_in_minutes(minutes)}. Nothing was changed."
-        )
+        context["throttle_message"] = _(
+            "Too many tries: try again in about %(wait)s. Nothing was changed."
+        ) % {"wait": in_minutes(minutes)}
         return form, render(request, template, context, status=429)
     if not form.is_valid():
         return form, render(request, template, context, status=400)
@@ -56,7 +56,7 @@ def _confirm(
 def account_close_page(request: HttpRequest) -> HttpResponse:
     """``/accounts/close/``: what closing does; the password closes the account, signs the
     person out everywhere and answers with the sign-in page, saying how to reopen it."""
-    _, refusal = _confirm(request, "accounts/close.html")
+    _form, refusal = _confirm(request, "accounts/close.html")
     if refusal is not None:
         return refusal
     closure = account_close(user=request.user)
@@ -64,8 +64,11 @@ def account_close_page(request: HttpRequest) -> HttpResponse:
     until = reopen_by(closure)
     messages.info(
         request,
-        f"Your account is closed and you are signed out everywhere. Sign in before "
-        f"{until:%Y-%m-%d} to open it again; after that it is deleted.",
+        _(
+            "Your account is closed and you are signed out everywhere. Sign in before "
+            "%(date)s to open it again; after that it is deleted."
+        )
+        % {"date": f"{until:%Y-%m-%d}"},
     )
     # The sign-in page itself, not a redirect to it: what follows is a sign-in, not a refusal.
     context = {"form": AuthenticationForm(request), "next": ""}

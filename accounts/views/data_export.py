@@ -77,15 +77,15 @@ def data_export_download(request: HttpRequest, pk: int) -> FileResponse:
     """The export's file, to its owner only, while it is kept."""
     export = ready_export(export_id=pk, user_id=request.user.pk)
     if export is None:
-        raise Http404("No such export.")
+        raise Http404(_("No such export."))
     path = export_path(export.file_name)
     if not path.is_file():
-        raise Http404("No such export.")
+        raise Http404(_("No such export."))
     response = FileResponse(
         path.open("rb"),
         as_attachment=True,
         filename=f"parlour-my-data-{export.created_at:%Y-%m-%d}.json",
         content_type="application/json",
     )
-    response["Cache-Control"] = "private, no-store"
+    response["Cache-Control"] = "private, no-store"  # i18n: data
     return response

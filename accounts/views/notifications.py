@@ -68,15 +68,21 @@ def _email_posted(
         return render(request, "accounts/notifications.html", context, status=400)
     if email_form.is_confirmed_already():
         email_form.save()
-        messages.success(request, f"{request.user.email} is your confirmed address already.")
+        messages.success(
+            request,
+            _("%(email)s is your confirmed address already.") % {"email": request.user.email},
+        )
         return redirect("notification_settings")
     pending = context["pending"]
     if pending is not None and pending.email == email_form.cleaned_data["email"]:
         # A double click, or the form sent again: its link went already.
         messages.info(
             request,
-            f"The link went to {pending.email} already: open it, or send it again from your "
-            "account page.",
+            _(
+                "The link went to %(email)s already: open it, or send it again from your "
+                "account page."
+            )
+            % {"email": pending.email},
         )
         return redirect("notification_settings")
     refusal = throttling.confirmation_refusal(request)
@@ -85,8 +91,14 @@ def _email_posted(
         return render(request, "accounts/notifications.html", context, status=429)
     email = email_form.cleaned_data["email"]
     if email_form.save():
-        kept = f" Mail goes to {request.user.email} until then." if request.user.email else ""
-        messages.success(request, f"We mailed a link to {email}: open it to confirm.{kept}")
+        if request.user.email:
+            words = _(
+                "We mailed a link to %(email)s: open it to confirm. "
+                "Mail goes to %(old)s until then."
+            ) % {"email": email, "old": request.user.email}
+        else:
+            words = _("We mailed a link to %(email)s: open it to confirm.") % {"email": email}
+        messages.success(request, words)
     else:
         messages.error(request, CONFIRM_NOT_SENT)
     return redirect("notification_settings")

@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.forms import ChallengeSettingForm
@@ -36,12 +37,14 @@ def challenge_setting_change(request: HttpRequest) -> HttpResponse:
     form = ChallengeSettingForm(request.POST)
     if not form.is_valid():
         context = {**challenge_setting_context(request), "form": form}
-        context["error"] = "Nothing changed: choose one of the offered answers."
+        context["error"] = _("Nothing changed: choose one of the offered answers.")
         sections = [(CHALLENGES_SECTION, context)]
         return render(request, "accounts/account.html", {"sections": sections}, status=400)
     who = form.cleaned_data["who"]
     challenge_setting_save(user_id=request.user.pk, who=who)
-    messages.success(request, f"Who may challenge you: {ChallengeSetting.Who(who).label}.")
+    messages.success(
+        request, _("Who may challenge you: %(who)s.") % {"who": ChallengeSetting.Who(who).label}
+    )
     return redirect(reverse("account") + "#account-challenges")
 
 

@@ -27,7 +27,7 @@ def push_subscribe(request: HttpRequest) -> HttpResponse:
     if request.content_type != "application/json":
         # A form's body may already be read as a stream (CSRF reads a multipart POST for its
         # token), after which request.body raises: the subscription is JSON or nothing.
-        return JsonResponse({"error": "The subscription is sent as JSON."}, status=400)
+        return JsonResponse({"error": _("The subscription is sent as JSON.")}, status=400)
     try:
         subscription = subscription_read(request.body)
     except AccountRefused as refused:
@@ -46,6 +46,6 @@ def push_device_remove(request: HttpRequest, pk: int) -> HttpResponse:
     """``/accounts/notifications/devices/<pk>/remove/``: stop pushing to one of the person's
     devices; anyone else's device (or none) is a 404."""
     if not device_remove(user_id=request.user.pk, device_id=pk):
-        raise Http404("No such device of yours.")
+        raise Http404(_("No such device of yours."))
     messages.success(request, _("That device gets no more notifications from Parlour."))
     return redirect("notification_settings")

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Match
 
@@ -20,7 +21,7 @@ class Ladder(models.Model):
     game = models.CharField(max_length=20, choices=Match.Game.choices, unique=True)
 
     def __str__(self) -> str:
-        return f"{self.get_game_display()} ladder"
+        return f"{self.get_game_display()} ladder"  # i18n: data
 
 
 class LadderRung(models.Model):
@@ -42,7 +43,7 @@ class LadderRung(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user_id} at {self.position} on ladder {self.ladder_id}"
+        return f"{self.user_id} at {self.position} on ladder {self.ladder_id}"  # i18n: data
 
 
 class LadderChallenge(models.Model):
@@ -53,11 +54,11 @@ class LadderChallenge(models.Model):
     and reads as closed (``competitions.selectors.ladder.OPEN``), as nothing moves for it."""
 
     class State(models.TextChoices):
-        OPEN = "open", "Open"
-        WON = "won", "Won by the challenger"
-        HELD = "held", "Held by the challenged"
-        VOID = "void", "Void"
-        WITHDRAWN = "withdrawn", "Withdrawn"
+        OPEN = "open", _("Open")
+        WON = "won", _("Won by the challenger")
+        HELD = "held", _("Held by the challenged")
+        VOID = "void", _("Void")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
 
     ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="challenges")
     challenger = models.ForeignKey(
@@ -88,7 +89,7 @@ class LadderChallenge(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.challenger_id} challenges {self.challenged_id} ({self.state})"
+        return f"{self.challenger_id} challenges {self.challenged_id} ({self.state})"  # i18n: data
 
 
 class LadderEvent(models.Model):
@@ -98,10 +99,10 @@ class LadderEvent(models.Model):
     holding their place)."""
 
     class Kind(models.TextChoices):
-        JOINED = "joined", "Joined"
-        LEFT = "left", "Left"
-        CLIMBED = "climbed", "Climbed"
-        HELD = "held", "Held"
+        JOINED = "joined", _("Joined")
+        LEFT = "left", _("Left")
+        CLIMBED = "climbed", _("Climbed")
+        HELD = "held", _("Held")
 
     ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=10, choices=Kind.choices)
@@ -128,7 +129,7 @@ class LadderEvent(models.Model):
         indexes = [models.Index(fields=["ladder", "-at"], name="ladder_event_recent")]
 
     def __str__(self) -> str:
-        return f"{self.kind}: {self.user_id} {self.from_place} -> {self.to_place}"
+        return f"{self.kind}: {self.user_id} {self.from_place} -> {self.to_place}"  # i18n: data
 
 
 class LadderNotice(models.Model):
@@ -155,4 +156,4 @@ class LadderNotice(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"ladder notice of event {self.event_id} for {self.user_id}"
+        return f"ladder notice of event {self.event_id} for {self.user_id}"  # i18n: data

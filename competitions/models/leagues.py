@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from games.models import DEADLINE_CHOICES, Match
 
@@ -17,13 +18,13 @@ class Event(models.Model):
     """A league: its game and table size, its circles, its timing and its gates."""
 
     class Kind(models.TextChoices):
-        LEAGUE = "league", "League"
+        LEAGUE = "league", _("League")
 
     class Status(models.TextChoices):
-        OPEN = "open", "Open to enter"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
-        CANCELLED = "cancelled", "Cancelled"
+        OPEN = "open", _("Open to enter")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
 
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.LEAGUE)
     name = models.CharField(max_length=80)
@@ -55,7 +56,7 @@ class Event(models.Model):
         indexes = [models.Index(fields=["status", "kind"], name="event_status_kind")]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} {self.pk}: {self.name}"
+        return f"{self.get_kind_display()} {self.pk}: {self.name}"  # i18n: data
 
     @property
     def places(self) -> int:
@@ -67,11 +68,11 @@ class Entry(models.Model):
     withdrawn (by themselves before the start, by their absences, or by leaving the site)."""
 
     class Withdrawn(models.TextChoices):
-        NO = "", "Playing"
-        SELF = "self", "Withdrew"
-        ABSENT = "absent", "Withdrawn after too many absences"
-        ACCOUNT = "account", "Account closed or deleted"
-        NO_ROOM = "no_room", "Not seated: no whole circle left"
+        NO = "", _("Playing")
+        SELF = "self", _("Withdrew")
+        ABSENT = "absent", _("Withdrawn after too many absences")
+        ACCOUNT = "account", _("Account closed or deleted")
+        NO_ROOM = "no_room", _("Not seated: no whole circle left")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
     user = models.ForeignKey(
@@ -90,7 +91,7 @@ class Entry(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"entry {self.pk}: user {self.user_id} in event {self.event_id}"
+        return f"entry {self.pk}: user {self.user_id} in event {self.event_id}"  # i18n: data
 
 
 class EventTable(models.Model):
@@ -98,10 +99,10 @@ class EventTable(models.Model):
     labels in seat order; the match once it is opened, or why it never will be."""
 
     class Dropped(models.TextChoices):
-        NO = "", "Scheduled"
-        WITHDRAWN = "withdrawn", "Not played: someone at it withdrew"
-        BLOCK = "block", "Not played: a block stands between two people at it"
-        ENDED = "ended", "Not played: the league ended first"
+        NO = "", _("Scheduled")
+        WITHDRAWN = "withdrawn", _("Not played: someone at it withdrew")
+        BLOCK = "block", _("Not played: a block stands between two people at it")
+        ENDED = "ended", _("Not played: the league ended first")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="tables")
     circle = models.PositiveSmallIntegerField()
@@ -120,4 +121,4 @@ class EventTable(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"event {self.event_id} circle {self.circle} table {self.number}"
+        return f"event {self.event_id} circle {self.circle} table {self.number}"  # i18n: data

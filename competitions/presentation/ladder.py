@@ -8,6 +8,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from competitions import ladder_rules
 
 if TYPE_CHECKING:
@@ -71,8 +74,12 @@ def ladder_words(data: LadderData, *, answer_days: float, deadline_days: int) ->
     """The page's words for its reader."""
     involved: dict[int, list[str]] = {}
     for c in data.challenges:
-        involved.setdefault(c.challenger_id, []).append(f"challenging {c.challenged_name}")
-        involved.setdefault(c.challenged_id, []).append(f"challenged by {c.challenger_name}")
+        involved.setdefault(c.challenger_id, []).append(
+            _("challenging %(name)s") % {"name": c.challenged_name}
+        )
+        involved.setdefault(c.challenged_id, []).append(
+            _("challenged by %(name)s") % {"name": c.challenger_name}
+        )
     rungs = [
         _rung_line(data, r.place, r.user_id, r.username, "; ".join(involved.get(r.user_id, [])))
         for r in data.rungs
@@ -104,30 +111,42 @@ def ladder_words(data: LadderData, *, answer_days: float, deadline_days: int) ->
 def rules_text(
     *, reach: int, most_open: int, cooldown_days: float, answer_days: float, deadline_days: int
 ) -> str:
-    return (
-        f"Challenge anyone up to {reach} places above you. Win and you take their place: they "
+    return _(
+        "Challenge anyone up to %(reach)s places above you. Win and you take their place: they "
         "and everyone between move down one. A draw or a loss moves no one. The challenged "
-        f"person moves first, and each turn has {_days(deadline_days)} (a bot plays a turn "
-        f"missed). At most {most_open} open challenges each, made and received together; the "
-        f"same person again after {_days(cooldown_days)}. A challenge not accepted within "
-        f"{_days(answer_days)} lapses, and nothing moves. Bots are never on a ladder."
-    )
+        "person moves first, and each turn has %(deadline)s (a bot plays a turn missed). At "
+        "most %(most)s open challenges each, made and received together; the same person again "
+        "after %(cooldown)s. A challenge not accepted within %(answer)s lapses, and nothing "
+        "moves. Bots are never on a ladder."
+    ) % {
+        "reach": reach,
+        "deadline": _days(deadline_days),
+        "most": most_open,
+        "cooldown": _days(cooldown_days),
+        "answer": _days(answer_days),
+    }
 
 
 def event_line(event: EventData, viewer_id: int) -> EventLine:
     """One change of places in a sentence."""
     who, other = event.username, event.other_name
     if event.kind == "joined":
-        text = f"{who} joined at place {event.to_place}."
+        text = _("%(name)s joined at place %(place)s.") % {"name": who, "place": event.to_place}
     elif event.kind == "left":
-        text = f"{who} left place {event.from_place}; everyone below moved up one."
+        text = _("%(name)s left place %(place)s; everyone below moved up one.") % {
+            "name": who,
+            "place": event.from_place,
+        }
     elif event.kind == "climbed":
-        text = (
-            f"{who} beat {other} and climbed from place {event.from_place} to "
-            f"{event.to_place}; {other} and everyone between moved down one."
-        )
+        text = _(
+            "%(name)s beat %(other)s and climbed from place %(from)s to %(to)s; %(other)s and "
+            "everyone between moved down one."
+        ) % {"name": who, "other": other, "from": event.from_place, "to": event.to_place}
     else:
-        text = f"{other} held their place against {who}'s challenge; no one moved."
+        text = _("%(other)s held their place against %(name)s's challenge; no one moved.") % {
+            "name": who,
+            "other": other,
+        }
     # A ladder match is private: only its two people get its link.
     mine = viewer_id in (event.user_id, event.other_id)
     return EventLine(text=text, at=event.at, match_id=event.match_id if mine else None, mine=mine)
@@ -155,6 +174,7 @@ def _rung_line(data: LadderData, place: int, user_id: int, name: str, busy: str)
             reach=data.reach,
             most_open=data.most_open,
             cooldown_days=data.cooldown_days,
+            words=_,
         )
         can, reason = refusal is None, refusal or ""
     return RungLine(
@@ -163,11 +183,22 @@ def _rung_line(data: LadderData, place: int, user_id: int, name: str, busy: str)
 
 
 def _challenge_line(data: LadderData, c: ChallengeData) -> ChallengeLine:
-    how = "playing" if c.begun else "waiting for an answer"
-    text = (
-        f"{c.challenger_name} (place {c.challenger_place} then) challenged {c.challenged_name} "
-        f"(place {c.challenged_place} then): {how}."
-    )
+    if c.begun:
+        words = _(
+            "%(challenger)s (place %(challenger_place)s then) challenged %(challenged)s "
+            "(place %(challenged_place)s then): playing."
+        )
+    else:
+        words = _(
+            "%(challenger)s (place %(challenger_place)s then) challenged %(challenged)s "
+            "(place %(challenged_place)s then): waiting for an answer."
+        )
+    text = words % {
+        "challenger": c.challenger_name,
+        "challenger_place": c.challenger_place,
+        "challenged": c.challenged_name,
+        "challenged_place": c.challenged_place,
+    }
     return ChallengeLine(
         id=c.id,
         text=text,
@@ -183,18 +214,27 @@ def _challenge_line(data: LadderData, c: ChallengeData) -> ChallengeLine:
 def _standing(data: LadderData) -> str:
     size = len(data.rungs)
     if data.viewer_place is None:
-        return f"You are not on this ladder ({_people(size)}). Joining puts you at the bottom."
+        return _("You are not on this ladder (%(people)s). Joining puts you at the bottom.") % {
+            "people": _people(size)
+        }
     if data.viewer_place == 1:
-        return f"You are at the top, place 1 of {size}."
-    return f"You are at place {data.viewer_place} of {size}."
+        return _("You are at the top, place 1 of %(size)s.") % {"size": size}
+    return _("You are at place %(place)s of %(size)s.") % {
+        "place": data.viewer_place,
+        "size": size,
+    }
 
 
 def _people(n: int) -> str:
-    return "nobody on it yet" if n == 0 else ("1 person on it" if n == 1 else f"{n} people on it")
+    if n == 0:
+        return _("nobody on it yet")
+    return ngettext("%(count)d person on it", "%(count)d people on it", n) % {"count": n}
 
 
 def _days(days: float) -> str:
-    return "1 day" if days == 1 else f"{days:g} days"
+    # A whole number counts as itself; a part of a day reads as more than one ("0.5 days").
+    count = int(days) if float(days).is_integer() else 2
+    return ngettext("%(days)s day", "%(days)s days", count) % {"days": f"{days:g}"}
 
 
 @dataclass(frozen=True)
@@ -208,15 +248,20 @@ def ladder_notice_lines(items: list[LadderNoticeItem], user_id: int) -> list[Not
     """The notices page's lines: each climb that moved the reader, said from their side."""
     lines = []
     for item in items:
-        e, ladder = item.event, f"the ladder of {item.title}"
+        e = item.event
+        facts = {"name": e.username, "other": e.other_name, "place": e.to_place}
+        facts["game"] = item.title
         if e.user_id == user_id:
-            text = f"You beat {e.other_name} and climbed to place {e.to_place} on {ladder}."
+            text = _("You beat %(other)s and climbed to place %(place)s on the ladder of %(game)s.")
         elif e.other_id == user_id:
-            text = (
-                f"{e.username} beat you and took your place {e.to_place} on {ladder}: "
+            text = _(
+                "%(name)s beat you and took your place %(place)s on the ladder of %(game)s: "
                 "you moved down one."
             )
         else:
-            text = f"{e.username} climbed to place {e.to_place} on {ladder}: you moved down one."
+            text = _(
+                "%(name)s climbed to place %(place)s on the ladder of %(game)s: you moved down one."
+            )
+        text = text % facts
         lines.append(NoticeLine(game=item.game, text=text, at=e.at))
     return lines

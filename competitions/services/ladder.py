@@ -23,6 +23,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import ChallengeSetting
 from accounts.selectors.email_confirmation import confirmed_address
@@ -53,9 +54,9 @@ def ladder_join(*, game: str, user: AbstractBaseUser) -> LadderRung:
     anyone (the entry gates, ``ladder_rules.JOIN_*``)."""
     _game_known(game)
     if not confirmed_address(user):
-        raise Rejected(ladder_rules.JOIN_NO_EMAIL, status=409)
+        raise Rejected(_(ladder_rules.JOIN_NO_EMAIL), status=409)
     if challenge_setting(user.pk) != ChallengeSetting.Who.ANYONE:
-        raise Rejected(ladder_rules.JOIN_NOT_OPEN, status=409)
+        raise Rejected(_(ladder_rules.JOIN_NOT_OPEN), status=409)
     with transaction.atomic():
         ladder = _locked(game)
         held = LadderRung.objects.filter(ladder=ladder, user_id=user.pk).first()
@@ -96,7 +97,7 @@ def ladder_challenge(
     _game_known(game)
     target = get_user_model().objects.filter(username=target_name, is_active=True).first()
     if target is None:
-        raise Rejected(ladder_rules.NOT_THERE.format(name=target_name[:40]), status=404)
+        raise Rejected(_(ladder_rules.NOT_THERE) % {"name": target_name[:40]}, status=404)
     with transaction.atomic():
         ladder = _locked(game)
         places = dict(
@@ -120,6 +121,7 @@ def ladder_challenge(
             reach=settings.PARLOUR_LADDER_REACH,
             most_open=settings.PARLOUR_LADDER_OPEN,
             cooldown_days=float(settings.PARLOUR_LADDER_COOLDOWN_DAYS),
+            words=_,
         )
         if refusal:
             raise Rejected(refusal, status=409)
@@ -149,9 +151,9 @@ def ladder_withdraw(*, challenge_id: int, user: AbstractBaseUser) -> LadderChall
     match has begun (resigning ends it), or for anyone but the challenger (404)."""
     found = LadderChallenge.objects.filter(pk=challenge_id, challenger_id=user.pk).first()
     if found is None:
-        raise Rejected("There is no such challenge of yours.", status=404)
+        raise Rejected(_("There is no such challenge of yours."), status=404)
     if found.state != State.OPEN:
-        raise Rejected("This challenge is over already.", status=409)
+        raise Rejected(_("This challenge is over already."), status=409)
     match_cancel(match_id=found.match_id, user=user)  # the match's lock decides against an accept
     with transaction.atomic():
         Ladder.objects.select_for_update().get(pk=found.ladder_id)
@@ -296,4 +298,4 @@ def _game_known(game: str) -> None:
     try:
         get_engine(game)
     except KeyError:
-        raise Rejected("There is no such game.", status=404) from None
+        raise Rejected(_("There is no such game."), status=404) from None

@@ -14,6 +14,8 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from competitions.ladder_record import ladder_record
@@ -59,7 +61,9 @@ def ladder_record_json(request: HttpRequest, game: str) -> HttpResponse:
     response = HttpResponse((body + "\n").encode("utf-8"), content_type="application/json")
     response["Cache-Control"] = "private"
     if request.GET.get("download") == "1":
-        response["Content-Disposition"] = f"attachment; filename=parlour-ladder-{game}.json"
+        response["Content-Disposition"] = (
+            f"attachment; filename=parlour-ladder-{game}.json"  # i18n: data
+        )
     return response
 
 
@@ -89,7 +93,7 @@ def ladder_leave_post(request: HttpRequest, game: str) -> HttpResponse:
     def leave() -> bool:
         return ladder_leave(game=game, user=request.user)
 
-    return _act(request, game, leave, lambda left: _LEFT if left else _NOT_ON)
+    return _act(request, game, leave, lambda left: str(_LEFT if left else _NOT_ON))
 
 
 @login_required_htmx
@@ -98,12 +102,12 @@ def ladder_challenge_post(request: HttpRequest, game: str) -> HttpResponse:
     _title(game)
     name = request.POST.get("username", "")
     if not name.strip() or len(name) > 150 or "\x00" in name:  # PostgreSQL refuses a NUL
-        return _page(request, game, error="Name the person to challenge.", status=400)
+        return _page(request, game, error=_("Name the person to challenge."), status=400)
 
     def challenge() -> object:
         return ladder_challenge(game=game, challenger=request.user, target_name=name.strip())
 
-    return _act(request, game, challenge, lambda _: _CHALLENGED.format(name=name.strip()))
+    return _act(request, game, challenge, lambda _done: str(_CHALLENGED) % {"name": name.strip()})
 
 
 @login_required_htmx
@@ -114,17 +118,22 @@ def ladder_withdraw_post(request: HttpRequest, game: str, challenge_id: int) -> 
     def withdraw() -> object:
         return ladder_withdraw(challenge_id=challenge_id, user=request.user)
 
-    return _act(request, game, withdraw, lambda _: _WITHDRAWN)
+    return _act(request, game, withdraw, lambda _done: str(_WITHDRAWN))
 
 
-_LEFT = "You left the ladder; everyone below you moved up one."
-_NOT_ON = "You were not on this ladder."
-_CHALLENGED = "You challenged {name}: they have a few days to accept, and then move first."
-_WITHDRAWN = "You withdrew the challenge; its match is cancelled."
+# Worded when said, in the reader's language.
+_LEFT = gettext_lazy("You left the ladder; everyone below you moved up one.")
+_NOT_ON = gettext_lazy("You were not on this ladder.")
+_CHALLENGED = gettext_lazy(
+    "You challenged %(name)s: they have a few days to accept, and then move first."
+)
+_WITHDRAWN = gettext_lazy("You withdrew the challenge; its match is cancelled.")
 
 
 def _joined(rung: object) -> str:
-    return f"You are on the ladder, at place {getattr(rung, 'position', '?')}."
+    return _("You are on the ladder, at place %(place)s.") % {
+        "place": getattr(rung, "position", "?")
+    }
 
 
 def _act(
@@ -160,4 +169,4 @@ def _title(game: str) -> str:
     try:
         return get_engine(game).title
     except KeyError:
-        raise Http404("There is no such game.") from None
+        raise Http404(_("There is no such game.")) from None

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from competitions.league_entries import EntryRefused, league_enter, league_withdraw
@@ -34,9 +35,9 @@ def league_list(request: HttpRequest) -> HttpResponse:
     listed = leagues_listed()
     counts = entry_counts([e.pk for events in listed.values() for e in events])
     sections = [
-        ("open", "Open to enter", listed[Event.Status.OPEN]),
-        ("running", "Running", listed["running"]),
-        ("finished", "Finished", listed["finished"]),
+        ("open", _("Open to enter"), listed[Event.Status.OPEN]),
+        ("running", _("Running"), listed["running"]),
+        ("finished", _("Finished"), listed["finished"]),
     ]
     rows = [
         (key, heading, [(event, counts.get(event.pk, 0)) for event in events])
@@ -48,7 +49,7 @@ def league_list(request: HttpRequest) -> HttpResponse:
 def _page_or_404(pk: int, user_id: int | None) -> LeaguePage:
     page = league_page(event_id=pk, user_id=user_id)
     if page is None:
-        raise Http404("There is no such league.")
+        raise Http404(_("There is no such league."))
     return page
 
 
@@ -96,7 +97,7 @@ def league_enter_view(request: HttpRequest, pk: int) -> HttpResponse:
             raise Http404(exc.message) from None
         messages.error(request, exc.message)
         return _detail(request, pk, status=exc.status)
-    messages.success(request, "You are in the league.")
+    messages.success(request, _("You are in the league."))
     return redirect("league_detail", pk=pk)
 
 
@@ -111,9 +112,9 @@ def league_withdraw_view(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, exc.message)
         return _detail(request, pk, status=exc.status)
     if not left:
-        messages.error(request, "You are not in this league.")
+        messages.error(request, _("You are not in this league."))
         return _detail(request, pk, status=409)
-    messages.success(request, "You have left the league.")
+    messages.success(request, _("You have left the league."))
     return redirect("league_detail", pk=pk)
 
 
@@ -124,10 +125,10 @@ def league_record_json(request: HttpRequest, pk: int) -> HttpResponse:
     whole); before that a 409 with words. ``?download=1`` offers it as a file."""
     event = Event.objects.filter(pk=pk, kind=Event.Kind.LEAGUE).first()
     if event is None:
-        raise Http404("There is no such league.")
+        raise Http404(_("There is no such league."))
     if event.status != Event.Status.FINISHED:
         return HttpResponse(
-            "The league's record is ready once the league has ended.\n",
+            _("The league's record is ready once the league has ended.") + "\n",
             status=409,
             content_type="text/plain; charset=utf-8",
         )
@@ -135,5 +136,7 @@ def league_record_json(request: HttpRequest, pk: int) -> HttpResponse:
     response = HttpResponse((body + "\n").encode("utf-8"), content_type="application/json")
     response["Cache-Control"] = "private"
     if request.GET.get("download") == "1":
-        response["Content-Disposition"] = f"attachment; filename=parlour-league-{event.pk}.json"
+        response["Content-Disposition"] = (
+            f"attachment; filename=parlour-league-{event.pk}.json"  # i18n: data
+        )
     return response

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django import template
 from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext as _
 
 from games.engines import registered
 
@@ -21,5 +22,5 @@ def rules_links() -> list[dict[str, str]]:
             url = reverse("rules", args=[engine.name])
         except NoReverseMatch:
             continue
-        links.append({"url": url, "words": f"{engine.short_title} rules"})
+        links.append({"url": url, "words": _("%(game)s rules") % {"game": engine.short_title}})
     return links

@@ -14,6 +14,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from accounts.selectors.holiday_allowance import CAP, EARN_EVERY, allowance_at, latest_until
@@ -76,15 +79,21 @@ def holiday_go(request: HttpRequest) -> HttpResponse:
     """``POST /accounts/holiday/``: go on holiday from now until the end of the chosen day."""
     form = HolidayForm(request.POST)
     if not form.is_valid():
-        return _refused(request, "Nothing changed: " + form.errors["until"][0], 400, form)
+        refusal = form.errors["until"][0]
+        return _refused(request, _("Nothing changed: %(why)s") % {"why": refusal}, 400, form)
     try:
         row = holiday_start(user=request.user, until=form.cleaned_data["until"])
     except Rejected as exc:
-        return _refused(request, "Nothing changed: " + exc.message, exc.status, form)
+        why = _("Nothing changed: %(why)s") % {"why": exc.message}
+        return _refused(request, why, exc.status, form)
     messages.success(
         request,
-        f"You are on holiday until the end of {form.cleaned_data['until']:%-d %b %Y}: "
-        f"{row.days_taken} day{'s' if row.days_taken != 1 else ''} spent.",
+        ngettext(
+            "You are on holiday until the end of %(day)s: %(count)d day spent.",
+            "You are on holiday until the end of %(day)s: %(count)d days spent.",
+            row.days_taken,
+        )
+        % {"day": date_format(form.cleaned_data["until"], "j M Y"), "count": row.days_taken},
     )
     return _back()
 
@@ -96,9 +105,14 @@ def holiday_return(request: HttpRequest) -> HttpResponse:
     try:
         back = holiday_end(user=request.user)
     except Rejected as exc:
-        return _refused(request, "Nothing changed: " + exc.message, exc.status)
+        return _refused(request, _("Nothing changed: %(why)s") % {"why": exc.message}, exc.status)
     messages.success(
         request,
-        f"Welcome back: {back} day{'s' if back != 1 else ''} returned to your allowance.",
+        ngettext(
+            "Welcome back: %(count)d day returned to your allowance.",
+            "Welcome back: %(count)d days returned to your allowance.",
+            back,
+        )
+        % {"count": back},
     )
     return _back()

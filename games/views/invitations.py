@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -81,7 +82,7 @@ def invitation_accept_view(request: HttpRequest, pk: int) -> HttpResponse:
         answered = invitation_accept(invitation_id=pk, user=request.user)
     except Rejected as exc:
         return _refused(request, exc.message, exc.status)
-    words = "The match has begun." if answered.started else "You took your seat."
+    words = _("The match has begun.") if answered.started else _("You took your seat.")
     return _go(request, words, reverse("match_detail", args=[answered.match_id]))
 
 
@@ -92,7 +93,7 @@ def invitation_decline_view(request: HttpRequest, pk: int) -> HttpResponse:
         invitation_decline(invitation_id=pk, user=request.user)
     except Rejected as exc:
         return _refused(request, exc.message, exc.status)
-    return _go(request, "You declined the invitation.", reverse("lobby"))
+    return _go(request, _("You declined the invitation."), reverse("lobby"))
 
 
 @login_required_htmx
@@ -102,14 +103,14 @@ def invitation_block_view(request: HttpRequest, pk: int) -> HttpResponse:
     invitation pending between the two)."""
     found = Invitation.objects.filter(pk=pk, user_id=request.user.pk).first()
     if found is None:
-        return _refused(request, "There is no such invitation for you.", 404)
+        return _refused(request, _("There is no such invitation for you."), 404)
     if found.status != Invitation.Status.PENDING:
-        return _refused(request, "This invitation was already answered.", 409)
+        return _refused(request, _("This invitation was already answered."), 409)
     try:
         block_add(blocker_id=request.user.pk, blocked_id=found.invited_by_id)
     except AccountRefused as exc:
         return _refused(request, exc.message, exc.status)
-    return _go(request, "Declined, and you blocked the inviter.", reverse("lobby"))
+    return _go(request, _("Declined, and you blocked the inviter."), reverse("lobby"))
 
 
 @login_required_htmx
@@ -122,9 +123,9 @@ def match_rematch(request: HttpRequest, pk: int) -> HttpResponse:
     except Rejected as exc:
         return _refused(request, exc.message, exc.status)
     words = (
-        "The rematch has begun."
+        _("The rematch has begun.")
         if answered.started
-        else "Rematch offered: the table waits for the others' answers."
+        else _("Rematch offered: the table waits for the others' answers.")
     )
     return _go(request, words, reverse("match_detail", args=[answered.match_id]))
 
@@ -137,7 +138,7 @@ def match_seat_bot(request: HttpRequest, pk: int) -> HttpResponse:
     visible_match(request, pk)
     seat = request.POST.get("seat", "")
     if not (seat.isascii() and seat.isdigit() and 0 < len(seat) < 4):
-        return _refused(request, "Pick one of the free seats.", 400)
+        return _refused(request, _("Pick one of the free seats."), 400)
     try:
         answered = seat_bot_add(
             match_id=pk,
@@ -147,5 +148,5 @@ def match_seat_bot(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except Rejected as exc:
         return _refused(request, exc.message, exc.status)
-    words = "The match has begun." if answered.started else "A bot took the seat."
+    words = _("The match has begun.") if answered.started else _("A bot took the seat.")
     return _go(request, words, reverse("match_detail", args=[answered.match_id]))

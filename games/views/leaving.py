@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -29,19 +30,21 @@ CONFIRM_PARTIAL = "games/leave_confirm.html#confirm"
 def _resign(pk: int, request: HttpRequest) -> tuple[str, str]:
     done = services.match_resign(match_id=pk, user=request.user)
     if done.ended:
-        return "You resigned, and the match is over.", reverse("match_detail", args=[pk])
-    return "You resigned: the greedy bot plays your seat now.", reverse("match_detail", args=[pk])
+        return _("You resigned, and the match is over."), reverse("match_detail", args=[pk])
+    return _("You resigned: the greedy bot plays your seat now."), reverse(
+        "match_detail", args=[pk]
+    )
 
 
 def _cancel(pk: int, request: HttpRequest) -> tuple[str, str]:
     services.match_cancel(match_id=pk, user=request.user)
-    return "The match is cancelled.", reverse("match_detail", args=[pk])
+    return _("The match is cancelled."), reverse("match_detail", args=[pk])
 
 
 def _leave(pk: int, request: HttpRequest) -> tuple[str, str]:
     services.match_leave(match_id=pk, user=request.user)
     # A private match is its members' only: the lobby, not a table that is now a 404.
-    return "You left the table; your seat is free again.", reverse("lobby")
+    return _("You left the table; your seat is free again."), reverse("lobby")
 
 
 DOERS: dict[str, Callable[[int, HttpRequest], tuple[str, str]]] = {
@@ -55,7 +58,8 @@ def _confirm(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     match, seats = visible_match(request, pk)
     if request.method == "POST":
         if request.POST.get("confirm") != "yes":
-            return _page(request, match, seats, action, "Confirm with this page's button.", 400)
+            refusal = _("Confirm with this page's button.")
+            return _page(request, match, seats, action, refusal, 400)
         try:
             message, target = DOERS[action](pk, request)
         except Rejected as exc:

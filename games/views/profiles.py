@@ -21,6 +21,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.errors import AccountRefused
@@ -54,7 +55,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     if owner is None:
         holder = held_for(username)
         if holder is None:
-            raise Http404("No such player.")
+            raise Http404(_("No such player."))
         # A name given up recently: its profile is the person's under their current name.
         current = get_object_or_404(shown, pk=holder)
         return redirect("profile", username=current.get_username())
@@ -117,7 +118,7 @@ def _person(username: str, *, shown_only: bool) -> AbstractBaseUser:
         people = people.exclude(hidden_people())
     found = people.filter(username=username).first()
     if found is None:
-        raise AccountRefused("There is no such player.", status=404)
+        raise AccountRefused(_("There is no such player."), status=404)
     return found
 
 
@@ -151,21 +152,23 @@ def _act(request: HttpRequest, username: str, action: str) -> HttpResponse:
         owner = _person(username, shown_only=action in ("follow", "block"))
         name = owner.get_username()
         if owner.pk == viewer_id and action in ("unfollow", "unblock"):
-            raise AccountRefused(f"You cannot {action} yourself.", status=400)
+            if action == "unfollow":
+                raise AccountRefused(_("You cannot unfollow yourself."), status=400)
+            raise AccountRefused(_("You cannot unblock yourself."), status=400)
         if action == "follow":
             follow_add(follower_id=viewer_id, followed_id=owner.pk)
-            done = f"You follow {name}."
+            done = _("You follow %(name)s.") % {"name": name}
         elif action == "unfollow":
             follow_remove(follower_id=viewer_id, followed_id=owner.pk)
-            done = f"You no longer follow {name}."
+            done = _("You no longer follow %(name)s.") % {"name": name}
         elif action == "block":
             if request.POST.get("confirm") != "yes":
-                raise AccountRefused("Confirm the block with its button.", status=400)
+                raise AccountRefused(_("Confirm the block with its button."), status=400)
             block_add(blocker_id=viewer_id, blocked_id=owner.pk)
-            done = f"You blocked {name}."
+            done = _("You blocked %(name)s.") % {"name": name}
         else:
             block_remove(blocker_id=viewer_id, blocked_id=owner.pk)
-            done = f"You no longer block {name}."
+            done = _("You no longer block %(name)s.") % {"name": name}
     except AccountRefused as refused:
         return _answer(request, username, owner, done=refused.message, status=refused.status)
     return _answer(request, owner.get_username(), owner, done=done, status=200)
@@ -194,12 +197,12 @@ def person_block(request: HttpRequest, username: str) -> HttpResponse:
         return _act(request, username, "block")
     owner = get_user_model().objects.exclude(hidden_people()).filter(username=username).first()
     if owner is None:
-        raise Http404("There is no such player.")
+        raise Http404(_("There is no such player."))
     if owner.pk == request.user.pk:
         return render(
             request,
             "accounts/person_refused.html",
-            {"notice": "You cannot block yourself.", "username": username},
+            {"notice": _("You cannot block yourself."), "username": username},
             status=400,
         )
     return render(request, BLOCK_CONFIRM, {"owner": owner})

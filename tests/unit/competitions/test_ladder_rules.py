@@ -3,12 +3,15 @@ order, and the one result rule (the winner takes the place, those between move d
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from competitions import ladder_rules
 from competitions.ladder_rules import ChallengeFacts, Shift, challenge_refusal, result_shift
+from tests.unit.purity import absolute_imports
 
 RULES = {"reach": 3, "most_open": 2, "cooldown_days": 7.0}
 
@@ -73,3 +76,26 @@ def test_a_win_keeps_every_place_once_and_moves_only_those_between(size, data):
             after[place] = place
     assert sorted(after.values()) == list(range(1, size + 1))
     assert all(after[p] == p for p in range(1, size + 1) if p < theirs or p > mine)
+
+
+def test_the_rules_import_no_framework() -> None:
+    """Pure, as docs/architecture.md asks: the words are marked with a local no-op, and the
+    caller's gettext words them."""
+    source = Path(ladder_rules.__file__)
+    roots = {
+        name.split(".")[0]
+        for where, _line, name in absolute_imports(source.parent)
+        if where == source.name
+    }
+    assert roots <= {"__future__", "collections", "dataclasses"}
+
+
+def test_a_refusal_is_worded_by_the_callers_gettext() -> None:
+    def german(words: str) -> str:
+        return {"%(name)s is not on this ladder.": "%(name)s ist nicht auf dieser Rangliste."}[
+            words
+        ]
+
+    refusal = challenge_refusal(facts(target_place=None), words=german, **RULES)
+    assert refusal == "ann ist nicht auf dieser Rangliste."
+    assert challenge_refusal(facts(target_place=None), **RULES) == "ann is not on this ladder."
