@@ -53,6 +53,7 @@ MARKED = (
     "games/presentation/common.py",
     "games/presentation/faraway.py",
     "games/presentation/gulliver.py",
+    "games/presentation/js_words.py",
     "games/presentation/names.py",
     "games/presentation/notices.py",
     "games/presentation/results.py",
