@@ -1,18 +1,22 @@
 """The words the site's JavaScript writes, in the reader's language (docs/translation.md,
 "The words JavaScript writes").
 
-Every script reads them from one place: ``{% js_words %}`` (``games.templatetags.js_words``)
-renders this table as a ``<script type="application/json" id="js-words">`` block in
-``base.html``, and ``static/js/words.js`` reads it (``parlourWords.say(key, values)``). A word's
-``{name}`` is filled in by the script. A count's words come as two entries, ``key:one`` and
-``key:other`` (the forms for 1 and for 2): the scripts count only from 1, where English, German
-and French agree on which form to use.
+Every script reads them from one place: ``/words.js`` (``games.views.js_words``) serves this
+table for one language as a script (``words_script``), ``{% js_words %}`` links it from
+``base.html`` with a digest of its words (``words_digest``), and ``static/js/words.js`` reads it
+(``parlourWords.say(key, values)``). A word's ``{name}`` is filled in by the script. A count's
+words come as two entries, ``key:one`` and ``key:other`` (the forms for 1 and for 2): the
+scripts count only from 1, where English, German and French agree on which form to use.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+from functools import lru_cache
+
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, override
 
 
 def js_words() -> dict[str, str]:
@@ -119,3 +123,17 @@ def _push_no_answer(count: int) -> str:
 
 def _stars(count: int) -> str:
     return ngettext("{count} of 3 stars", "{count} of 3 stars", count)
+
+
+@lru_cache(maxsize=16)
+def words_script(language: str) -> str:
+    """The script that sets ``window.parlourWordsTable`` for ``language``, built once a process."""
+    with override(language):
+        table = js_words()
+    return f"window.parlourWordsTable = {json.dumps(table, sort_keys=True)};\n"
+
+
+@lru_cache(maxsize=16)
+def words_digest(language: str) -> str:
+    """A short digest of ``language``'s script: a new one whenever its words change."""
+    return hashlib.sha256(words_script(language).encode()).hexdigest()[:12]

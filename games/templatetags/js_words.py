@@ -1,27 +1,30 @@
-"""``{% js_words %}``: the words the site's JavaScript writes, in the reader's language, as a
-``<script type="application/json" id="js-words">`` block (``static/js/words.js`` reads it;
-docs/translation.md, "The words JavaScript writes"). Rendered once per language a process."""
+"""``{% js_words %}``: the ``<script>`` that brings the words the site's scripts write, in the
+reader's language (``/words.js``, ``games/views/js_words.py``; read by ``static/js/words.js``;
+docs/translation.md, "The words JavaScript writes"). Its address names the language and a
+digest of the words, so each language's file is fetched once and kept."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from django import template
-from django.utils.html import json_script
+from django.conf import settings
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.safestring import SafeString
-from django.utils.translation import get_language, override
+from django.utils.translation import get_language
 
-from games.presentation.js_words import js_words as words
+from games.presentation.js_words import words_digest
 
 register = template.Library()
 
 
-@lru_cache(maxsize=16)
-def _rendered(language: str) -> SafeString:
-    with override(language):
-        return json_script(words(), "js-words")
-
-
 @register.simple_tag
 def js_words() -> SafeString:
-    return _rendered(get_language() or "en-gb")
+    language = get_language() or settings.LANGUAGE_CODE
+    if language not in {code for code, _name in settings.LANGUAGES}:
+        language = settings.LANGUAGE_CODE
+    return format_html(
+        '<script src="{}?lang={}&amp;v={}" defer></script>',
+        reverse("js_words"),
+        language,
+        words_digest(language),
+    )

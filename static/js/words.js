@@ -1,21 +1,14 @@
 // The words the site's scripts write, in the reader's language (docs/translation.md, "The words
-// JavaScript writes"): base.html carries them as JSON in <script id="js-words"> ({% js_words %},
-// games/presentation/js_words.py); no script holds a word of its own. say("text_sent",
-// {move: "Draw"}) fills each {name}; counted("zone_matches", 3) picks the form for the count
-// (from 1 up) and fills {count}.
+// JavaScript writes"): /words.js, linked just before this file by base.html ({% js_words %}),
+// sets window.parlourWordsTable (games/presentation/js_words.py); no script holds a word of its
+// own. say("text_sent", {move: "Draw"}) fills each {name}; counted("zone_matches", 3) picks the
+// form for the count (from 1 up) and fills {count}.
 (function () {
   "use strict";
   var table = null;
 
   function words() {
-    if (table === null) {
-      var block = document.getElementById("js-words");
-      try {
-        table = block ? JSON.parse(block.textContent) : {};
-      } catch (error) {
-        table = {};
-      }
-    }
+    if (table === null) table = window.parlourWordsTable || {};
     return table;
   }
 

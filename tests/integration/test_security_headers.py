@@ -76,10 +76,7 @@ class InlineFinder(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         names = {name for name, _ in attrs}
-        # A JSON data block (``json_script``: the scripts' words) is never run: the policy
-        # does not apply to it.
-        data_block = dict(attrs).get("type") == "application/json"
-        if tag == "script" and "src" not in names and not data_block:
+        if tag == "script" and "src" not in names:
             self.found.append(f"inline <script> at {self.getpos()}")
         if tag == "style":
             self.found.append(f"<style> at {self.getpos()}")
@@ -104,7 +101,6 @@ def test_the_finder_sees_what_the_policy_refuses():
         '<p style="color:red">x</p><script>alert(1)</script><style>p{}</style>'
         '<button onclick="go()">go</button><a href="javascript:go()">go</a>'
         '<script src="/static/js/table.js" defer></script>'
-        '<script id="js-words" type="application/json">{"copied": "Copied"}</script>'
     )
     assert len(inline_parts(page)) == 5
 

@@ -1,5 +1,5 @@
 """The site's scripts write no words of their own (docs/translation.md, "The words JavaScript
-writes"): every word a script shows comes from ``{% js_words %}`` (games/presentation/js_words.py)
+writes"): every word a script shows comes from ``/words.js`` (games/presentation/js_words.py)
 through ``static/js/words.js``, or from the page itself.
 
 The scan drops each script's comments and reads its string literals: one that reads as words
