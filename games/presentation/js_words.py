@@ -130,7 +130,8 @@ def words_script(language: str) -> str:
     """The script that sets ``window.parlourWordsTable`` for ``language``, built once a process."""
     with override(language):
         table = js_words()
-    return f"window.parlourWordsTable = {json.dumps(table, sort_keys=True)};\n"
+    script = f"window.parlourWordsTable = {json.dumps(table, sort_keys=True)};\n"  # i18n: data
+    return script
 
 
 @lru_cache(maxsize=16)
