@@ -6,6 +6,7 @@ from games.live.stream import live_stream
 from games.push import app_shell
 from games.urls import account_urlpatterns, player_urlpatterns
 from games.views.friends import friends_page
+from games.views.js_words import words as js_words
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -19,6 +20,8 @@ urlpatterns = [
     # The installable app: both at the root, the worker's scope being the path it is served at.
     path("manifest.webmanifest", app_shell.manifest, name="web_manifest"),
     path("sw.js", app_shell.service_worker, name="service_worker"),
+    # The words the scripts write, in one language (docs/translation.md).
+    path("words.js", js_words, name="js_words"),
     path("", include("competitions.urls")),  # the ladder (docs/competitions.md)
     path("", include("games.urls")),
 ]

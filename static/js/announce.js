@@ -5,8 +5,8 @@
 // the whole match (li[data-line]): a line is told the first time its key is in the page, so a
 // re-render tells nothing, and a line with the same words as another is still told. A line
 // marked data-own (the reader's own move, their phrase) was answered by their press: it is not
-// news. Every word told is the page's own (the log's lines, the regions' data-your-turn, the
-// refusal shown in the table): nothing is worded here. The page watches the DOM rather than
+// news. Every word told is the page's own (the log's lines, the refusal shown in the table) or
+// static/js/words.js's ("Your turn."): nothing is worded here. The page watches the DOM rather than
 // htmx's events, so a table put in by any path (a move's answer, a poll, the stream) is heard.
 (function () {
   "use strict";
@@ -39,7 +39,7 @@
     });
     var found = document.getElementById("table");
     var turn = !!found && found.getAttribute("data-your-turn") === "true";
-    if (turn && !yourTurn) say(alerts, words.getAttribute("data-your-turn"));
+    if (turn && !yourTurn) say(alerts, window.parlourWords.say("your_turn_said"));
     yourTurn = turn;
     var refusal = document.getElementById("move-error");
     if (tell && refusal && refusal !== refusalTold) say(alerts, refusal.textContent.trim());

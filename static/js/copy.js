@@ -48,10 +48,10 @@
     var text = textOf(source);
     function refused() {
       select(source);
-      say(button, "Selected: press Ctrl+C (⌘C) to copy");
+      say(button, window.parlourWords.say("copy_by_hand"));
     }
     if (!navigator.clipboard || !navigator.clipboard.writeText) { refused(); return; }
-    navigator.clipboard.writeText(text).then(function () { say(button, "Copied"); }, refused);
+    navigator.clipboard.writeText(text).then(function () { say(button, window.parlourWords.say("copied")); }, refused);
   }
 
   document.addEventListener("click", function (event) {

@@ -8,7 +8,8 @@
 // server's, from the engine's legal moves), a move is made by pressing that very button (the
 // same form, version and checks as a click, "confirm moves" included), and every answer is
 // the table's own words (card names, the turn line, the log, a still card's data-why: the
-// engine's refusal) or the text-mode section's data- words.
+// engine's refusal) or static/js/words.js's (text mode's answers, in the reader's language;
+// the commands themselves stay English in every language: docs/translation.md).
 (function () {
   "use strict";
   var panel = document.getElementById("keys-panel");
@@ -43,7 +44,7 @@
 
   function show() {
     var state = document.getElementById("keys-state");
-    if (state) state.textContent = state.getAttribute(keysOn ? "data-on" : "data-off");
+    if (state) state.textContent = window.parlourWords.say(keysOn ? "keys_on" : "keys_off");
     section.hidden = !textOn;
   }
   function toggle(id, name, set) {
@@ -85,11 +86,8 @@
     });
   }
   function word(name, values) {
-    var said = section.getAttribute("data-" + name) || "";
-    Object.keys(values || {}).forEach(function (key) {
-      said = said.split("{" + key + "}").join(values[key]);
-    });
-    return said;
+    // static/js/words.js: text mode's answers in the reader's language (its commands stay English)
+    return window.parlourWords.say("text_" + name.replace(/-/g, "_"), values);
   }
   var echo = ""; // the command answered, said first (as a terminal shows what was typed)
   function answer(lines) {
@@ -98,7 +96,7 @@
     var block = document.createElement("div");
     var typed = document.createElement("p");
     typed.className = "typed";
-    typed.textContent = word("echo", { command: echo });
+    typed.textContent = "\u203a " + echo; // the command as typed, after a prompt
     block.appendChild(typed);
     said.forEach(function (line) {
       var p = document.createElement("p");

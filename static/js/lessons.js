@@ -4,6 +4,7 @@
 // the account (their data-lesson-carry field), where the server keeps the best of both.
 (function () {
   "use strict";
+  var say = window.parlourWords.say; // static/js/words.js: the reader's language
   var KEY = "parlour.lessons";
   function read() {
     try {
@@ -37,7 +38,7 @@
     document.querySelectorAll("[data-stars-of]").forEach(function (el) {
       var n = starsOf(data, el.dataset.starsOf);
       el.textContent = "\u2605\u2605\u2605".slice(0, n) + "\u2606\u2606\u2606".slice(0, 3 - n);
-      el.setAttribute("aria-label", n ? n + " of 3 stars" : "not finished yet");
+      el.setAttribute("aria-label", n ? window.parlourWords.counted("lesson_stars", n) : say("lesson_not_finished"));
     });
     document.querySelectorAll(".lesson-list").forEach(function (list) {
       var marked = false;
@@ -52,7 +53,7 @@
       var game = el.dataset.lessonProgress;
       var slugs = (el.dataset.lessonSlugs || "").split(" ").filter(Boolean);
       var done = slugs.filter(function (slug) { return starsOf(data, game + "/" + slug); });
-      el.textContent = done.length + " of " + slugs.length + " lessons";
+      el.textContent = say("lessons_done", { done: done.length, total: slugs.length });
     });
   }
   function carry() {

@@ -61,8 +61,7 @@
       note.id = "new-match-kept";
       note.className = "notice";
       note.setAttribute("role", "status");
-      note.textContent = "This is the form as you filled it before signing in: check it and press " +
-        "\u201cCreate match\u201d. Nothing was created yet.";
+      note.textContent = window.parlourWords.say("form_kept");
       form.parentNode.insertBefore(note, form);
     }
   }

@@ -6,6 +6,7 @@
 // Keyboard: the bar takes focus on Confirm; Escape cancels and gives focus back to the move.
 (function () {
   "use strict";
+  var say = window.parlourWords.say; // static/js/words.js: the reader's language
   var armed = null;
   var bar = null;
 
@@ -47,19 +48,20 @@
     bar.className = "move-confirm";
     bar.id = "move-confirm";
     bar.setAttribute("role", "group");
-    bar.setAttribute("aria-label", "Confirm your move");
+    bar.setAttribute("aria-label", say("confirm_bar"));
     var words = document.createElement("span");
     words.className = "move-confirm-words";
-    words.textContent = (button.getAttribute("aria-label") || button.textContent).trim() + "?";
+    var move = (button.getAttribute("aria-label") || button.textContent).trim();
+    words.textContent = say("confirm_question", { move: move });
     var yes = document.createElement("button");
     yes.type = "button";
     yes.id = "move-confirm-yes";
-    yes.textContent = "Confirm";
+    yes.textContent = say("confirm");
     var no = document.createElement("button");
     no.type = "button";
     no.id = "move-confirm-no";
     no.className = "secondary";
-    no.textContent = "Cancel";
+    no.textContent = say("cancel");
     yes.addEventListener("click", function () {
       send(button);
     });

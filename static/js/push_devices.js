@@ -8,6 +8,7 @@
 // would otherwise say "Asking this browser…" for ever; the button comes back, with words.
 (function () {
   "use strict";
+  var word = window.parlourWords.say; // static/js/words.js: the reader's language
   var box = document.getElementById("push-this-device");
   if (!box) return;
   var state = document.getElementById("push-state");
@@ -19,7 +20,7 @@
 
   if (!("serviceWorker" in navigator) || !("PushManager" in window) ||
       !("Notification" in window) || !window.isSecureContext) {
-    say("This browser cannot show notifications from Parlour.");
+    say(word("push_unsupported"));
     return;
   }
 
@@ -79,13 +80,13 @@
   function show() {
     return currentSubscription().then(markThisDevice).then(function (listed) {
       if (Notification.permission === "denied") {
-        say("This browser blocks notifications from Parlour: allow them in its site settings.");
+        say(word("push_blocked"));
         button.hidden = true;
       } else if (listed) {
-        say("This device gets your turn notifications.");
+        say(word("push_on"));
         button.hidden = true;
       } else {
-        say("This device gets no notifications.");
+        say(word("push_off"));
         button.hidden = false;
       }
     });
@@ -135,16 +136,12 @@
 
   function noAnswerWords(ms) {
     var seconds = Math.max(1, Math.round(ms / 1000));
-    return "This browser\u2019s push service did not answer in " + seconds +
-      (seconds === 1 ? " second" : " seconds") + ", so this device is not notified. " +
-      "Check that this device is online and try again; if it still does not answer, this " +
-      "browser cannot receive notifications here (some cannot at all, such as Chromium " +
-      "without Google\u2019s services): use another browser or device, or the e-mails.";
+    return window.parlourWords.counted("push_no_answer", seconds);
   }
 
   button.addEventListener("click", function () {
     button.disabled = true;
-    say("Asking this browser…");
+    say(word("push_asking"));
     var ms = waitMs();
     Notification.requestPermission().then(function (permission) {
       if (permission !== "granted") return show();
@@ -163,7 +160,7 @@
         return response.json().catch(function () {
           return {};
         }).then(function (answer) {
-          say(answer.error || "Parlour could not keep this device: try again.");
+          say(answer.error || word("push_not_kept"));
         });
       });
     }).catch(function (error) {
@@ -171,7 +168,7 @@
         say(noAnswerWords(ms));
         return;
       }
-      say("This browser could not subscribe: " + (error && error.message ? error.message : error));
+      say(word("push_refused", { reason: error && error.message ? error.message : error }));
     }).then(function () {
       button.disabled = false;
     });

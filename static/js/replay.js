@@ -69,7 +69,7 @@
   function stop() {
     if (timer !== null) window.clearInterval(timer);
     timer = null;
-    if (play) { play.textContent = "Play"; play.setAttribute("aria-pressed", "false"); }
+    if (play) { play.textContent = window.parlourWords.say("replay_play"); play.setAttribute("aria-pressed", "false"); }
   }
   function start() {
     var f = frame();
@@ -79,7 +79,7 @@
       if (!g || wanted() >= Number(g.dataset.last)) stop();
       else go(wanted() + 1);
     }, Number(speed ? speed.value : 1000));
-    if (play) { play.textContent = "Pause"; play.setAttribute("aria-pressed", "true"); }
+    if (play) { play.textContent = window.parlourWords.say("replay_pause"); play.setAttribute("aria-pressed", "true"); }
   }
   function toggle() { if (timer === null) start(); else stop(); }
 

@@ -5,14 +5,15 @@
 // nothing, leaves it: that the page is unchanged says nothing about the failed request).
 (function () {
   "use strict";
+  var say = window.parlourWords.say; // static/js/words.js: the reader's language
   var MESSAGES = {
-    403: "This page has expired (or you were signed out). Reload it and try again; nothing was changed.",
-    429: "Too many requests just now. Wait a moment and try again; nothing was changed.",
-    503: "Parlour is briefly unavailable; nothing was changed. It will be back in a few seconds.",
+    403: say("request_403"),
+    429: say("request_429"),
+    503: say("request_503"),
   };
-  var FALLBACK = "Something went wrong on our side; nothing was changed. Reload the page and try again.";
-  var SIGNED_OUT = "You are signed out: nothing here was changed. Sign in again to come back to this page.";
-  var OFFLINE = "Parlour cannot be reached. Check your connection; the page keeps trying.";
+  var FALLBACK = say("request_failed");
+  var SIGNED_OUT = say("request_signed_out");
+  var OFFLINE = say("request_offline");
 
   function notice() {
     return document.getElementById("request-error");

@@ -11,6 +11,7 @@
 // sign-up form keeps UTC and the person picks by hand.
 (function () {
   "use strict";
+  var say = window.parlourWords.say; // static/js/words.js: the reader's language
 
   var ZONE_NAME = /^(UTC|[A-Za-z_]+(\/[A-Za-z0-9_+-]+)+)$/;
 
@@ -36,7 +37,7 @@
     option.value = zone;
     option.textContent = known ? known.textContent : zone;
     var group = document.createElement("optgroup");
-    group.label = "Your browser\u2019s zone";
+    group.label = say("zone_browser");
     group.setAttribute("data-browser-zone", "");
     group.appendChild(option);
     var selected = select.value;
@@ -54,8 +55,8 @@
     input.type = "search";
     input.className = "zone-filter";
     input.id = (select.id || "zone") + "-filter";
-    input.placeholder = "Find: a city, country or region";
-    input.setAttribute("aria-label", "Find a zone by city, country or region");
+    input.placeholder = say("zone_find");
+    input.setAttribute("aria-label", say("zone_find_label"));
     input.setAttribute("aria-controls", select.id || "");
     input.autocomplete = "off";
     var count = document.createElement("small");
@@ -98,11 +99,9 @@
       if (!words.length) {
         count.textContent = "";
       } else if (!shown) {
-        count.textContent = "No zone matches \u201c" + input.value + "\u201d: try a city or country nearby.";
+        count.textContent = say("zone_none", { typed: input.value });
       } else {
-        count.textContent =
-          (shown === 1 ? "1 zone matches" : shown + " zones match") +
-          ": the first is chosen, open the list to choose another.";
+        count.textContent = window.parlourWords.counted("zone_matches", shown);
       }
     });
   }

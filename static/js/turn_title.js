@@ -4,12 +4,12 @@
 // in a new table (its data-your-turn) or a new badge (its data-count), with no reload.
 (function () {
   "use strict";
-  var PREFIX = /^(Your turn · |\(\d+\) )/;
+  var YOUR_TURN = window.parlourWords.say("your_turn") + " · "; // static/js/words.js
 
   function prefix() {
     var table = document.getElementById("table");
     if (table && table.dataset.yourTurn !== undefined) {
-      return table.dataset.yourTurn === "true" ? "Your turn · " : "";
+      return table.dataset.yourTurn === "true" ? YOUR_TURN : "";
     }
     var badge = document.getElementById("turn-badge");
     var count = badge ? Number(badge.dataset.count) : 0;
@@ -17,7 +17,9 @@
   }
 
   document.addEventListener("htmx:afterSettle", function () {
-    var wanted = prefix() + document.title.replace(PREFIX, "");
+    var title = document.title;
+    if (title.indexOf(YOUR_TURN) === 0) title = title.slice(YOUR_TURN.length);
+    var wanted = prefix() + title.replace(/^\(\d+\) /, "");
     if (document.title !== wanted) document.title = wanted;
   });
 })();

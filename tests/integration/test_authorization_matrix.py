@@ -262,6 +262,9 @@ MATRIX_TEXT = [
                                                                             L, 405, 405, 405, 405),
     ("app manifest",       "GET",    "/manifest.webmanifest",             200, 200, 200, 200, 200),
     ("service worker",     "GET",    "/sw.js",                            200, 200, 200, 200, 200),
+    # The words the scripts write (docs/translation.md): the same for everyone of a language.
+    ("script words",       "GET",    "/words.js?lang=de",                 200, 200, 200, 200, 200),
+    ("script words, bad",  "GET",    "/words.js?lang=xx",                 200, 200, 200, 200, 200),
     # Holidays: each signed-in person's own, the URLs name nobody (docs/accounts.md).
     ("go on holiday",      "POST",   "/accounts/holiday/",                  L, 302, 302, 302, 302),
     ("holiday, too long",  "POST",   "/accounts/holiday/",                  L, 400, 400, 400, 400),

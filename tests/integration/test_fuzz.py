@@ -188,6 +188,8 @@ SITE_ROUTES: dict[str, dict[str, str]] = {
     "push_device_remove": {"pk": "device"},
     "web_manifest": {},
     "service_worker": {},
+    # The words the scripts write, in one language (docs/translation.md).
+    "js_words": {},
     # The ladder (docs/competitions.md, "Ladder"): a game's page, its history and its posts.
     "ladder_index": {},
     "ladder": {"game": "game"},

@@ -94,7 +94,8 @@ def test_an_invitation_mail_speaks_the_invited_persons_language(
     assert "Bonjour bea," in sent.body
     assert "la place 2 sur 2 vous est réservée" in sent.body
     # The page the inviter sees next is still English.
-    assert "Your" in client.get(response["Location"]).content.decode()
+    page = client.get(response["Location"]).content.decode()
+    assert '<html lang="en-gb">' in page and "Waiting for players" in page
 
 
 def test_mail_without_a_chosen_language_is_in_the_sites_and_a_push_in_the_recipients():

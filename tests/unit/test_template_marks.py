@@ -5,9 +5,10 @@ A template's text is read with Django's own lexer: each text token outside a
 ``{% blocktranslate %}`` block, with its ``<script>`` and ``<style>`` bodies, its comments and its
 tags dropped, is an unmarked text node when two letters in a row remain; so is the value of an
 attribute people read (``aria-label``, ``title``, ``placeholder``, ``alt``) written as words
-rather than as a variable. ``NOT_CONVERTED`` lists the templates not converted yet, the site's
-HTML pages, whose turn is next: a template on it that has become clean must leave it (the list
-only shrinks), and a template off it with an unmarked text node fails.
+rather than as a variable. ``NOT_CONVERTED`` listed the templates not converted yet while the
+site's HTML pages were marked a part at a time (issue 37); it is empty now, so every template
+with an unmarked text node fails. It stays as the place a template would wait on, and only
+shrinks.
 """
 
 from __future__ import annotations
@@ -23,51 +24,7 @@ TEMPLATE_DIRS = [ROOT / "templates", *sorted(ROOT.glob("*/templates"))]
 
 # The templates whose words are not marked yet: the games' HTML pages (the next part of issue 37).
 # Only ever remove names from it.
-NOT_CONVERTED = frozenset(
-    {
-        "games/_analysis.html",
-        "games/_analysis_chart.html",
-        "games/_analysis_form.html",
-        "games/_announcements.html",
-        "games/_commitment.html",
-        "games/_faraway.html",
-        "games/_gulliver.html",
-        "games/_hand.html",
-        "games/_history_row.html",
-        "games/_holidays.html",
-        "games/_invitation_answer.html",
-        "games/_invitation_notices.html",
-        "games/_invitations_table.html",
-        "games/_keys.html",
-        "games/_leave.html",
-        "games/_match_links.html",
-        "games/_match_list.html",
-        "games/_next_table.html",
-        "games/_notices_finished.html",
-        "games/_notices_turns.html",
-        "games/_rating_changes.html",
-        "games/_rating_chart.html",
-        "games/_replay_hand.html",
-        "games/_text_mode.html",
-        "games/figures.html",
-        "games/history.html",
-        "games/invitation_refused.html",
-        "games/leaderboard.html",
-        "games/learn.html",
-        "games/leave_confirm.html",
-        "games/lesson.html",
-        "games/lobby.html",
-        "games/match.html",
-        "games/match_invite.html",
-        "games/match_new.html",
-        "games/notices.html",
-        "games/play_now.html",
-        "games/practice.html",
-        "games/replay.html",
-        "games/replay_refused.html",
-        "games/rules.html",
-    }
-)
+NOT_CONVERTED: frozenset[str] = frozenset()
 
 WORDS = re.compile(r"[^\W\d_]{2}")
 READ_ATTRIBUTES = re.compile(

@@ -86,6 +86,7 @@ MARKED = (
     "games/presentation/faraway.py",
     "games/presentation/gulliver.py",
     "games/presentation/invitations.py",
+    "games/presentation/js_words.py",
     "games/presentation/leaderboard.py",
     "games/presentation/leaving.py",
     "games/presentation/lessons.py",
