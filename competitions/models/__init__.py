@@ -1,6 +1,7 @@
 """The competitions' rows, one module a kind of competition (the ladder: ``ladder``; leagues:
-``leagues``)."""
+``leagues``; recurring cups: ``cups``, whose occurrences are ``leagues``' events)."""
 
+from competitions.models.cups import CupSeries
 from competitions.models.ladder import (
     Ladder,
     LadderChallenge,
@@ -11,6 +12,7 @@ from competitions.models.ladder import (
 from competitions.models.leagues import Entry, Event, EventTable
 
 __all__ = [
+    "CupSeries",
     "Entry",
     "Event",
     "EventTable",
