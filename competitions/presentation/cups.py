@@ -6,17 +6,19 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.utils.dates import WEEKDAYS
 from django.utils.formats import time_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from competitions.league_reads import TableFacts
-from competitions.models import Entry, Event, EventTable
-from competitions.selectors.cups import CupPage
 from games.engines import get_engine
-from games.models import Match
+
+if TYPE_CHECKING:
+    from competitions.league_reads import TableFacts
+    from competitions.models import Event
+    from competitions.selectors.cups import CupPage
 
 
 @dataclass(frozen=True)
@@ -44,21 +46,21 @@ class CupTableLine:
 
 def withdrawn_words(reason: str) -> str:
     """Why an entry no longer plays, in words ("" while it does)."""
-    words = {
-        Entry.Withdrawn.SELF: _("Withdrew"),
-        Entry.Withdrawn.ABSENT: _("Withdrawn after too many absences"),
-        Entry.Withdrawn.ACCOUNT: _("Account closed or deleted"),
-        Entry.Withdrawn.NO_ROOM: _("Not seated: no place left"),
+    words = {  # ``Entry.Withdrawn``'s values
+        "self": _("Withdrew"),
+        "absent": _("Withdrawn after too many absences"),
+        "account": _("Account closed or deleted"),
+        "no_room": _("Not seated: no place left"),
     }
     return words.get(reason, "")
 
 
 def status_words(event: Event) -> str:
-    words = {
-        Event.Status.OPEN: _("Open to enter"),
-        Event.Status.RUNNING: _("Running"),
-        Event.Status.FINISHED: _("Finished"),
-        Event.Status.CANCELLED: _("Cancelled: too few entries"),
+    words = {  # ``Event.Status``' values
+        "open": _("Open to enter"),
+        "running": _("Running"),
+        "finished": _("Finished"),
+        "cancelled": _("Cancelled: too few entries"),
     }
     return words.get(event.status, "")
 
@@ -142,13 +144,13 @@ def gates_line(event: Event) -> str:
 
 
 def table_state(table: TableFacts) -> str:
-    if table.dropped == EventTable.Dropped.BYE:
+    if table.dropped == "bye":  # ``EventTable.Dropped``' values
         return _("A bye: half a point")
-    if table.dropped == EventTable.Dropped.BLOCK:
+    if table.dropped == "block":
         return _("Not played: a block stands between two people at it")
     if table.dropped:
         return _("Not played")
-    if table.match_status == Match.Status.ACTIVE:
+    if table.match_status == "active":
         return _("Being played")
     return _("Finished")
 
