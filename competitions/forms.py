@@ -1,5 +1,6 @@
-"""The league form staff fill in (the admin's, ``competitions.admin``): the game's own range of
-players and the circle sizes a balanced schedule exists for decide what is accepted."""
+"""The forms staff fill in (the admin's, ``competitions.admin``): a league's, where the game's
+own range of players and the circle sizes a balanced schedule exists for decide what is
+accepted, and a recurring cup's."""
 
 from __future__ import annotations
 
@@ -7,10 +8,15 @@ from typing import Any
 
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
-from competitions.models import Event
+from competitions.models import CupSeries, Event
 from competitions.schedules import SEAT_RANGE, offered_sizes
 from games.engines import get_engine
+
+# The most places a cup may have (the pairing and the pages are measured at 1,000).
+CUP_PLACES_MOST = 2000
 
 
 class LeagueForm(forms.ModelForm):
@@ -64,4 +70,71 @@ class LeagueForm(forms.ModelForm):
         starts = data.get("starts_at")
         if starts is not None and starts <= timezone.now():
             self.add_error("starts_at", "A start in the future, or none (when full).")
+        return data
+
+
+class CupSeriesForm(forms.ModelForm):
+    """The recurring cup staff define: the game's range of players decides the seats; a start
+    is a weekday and a time together, or neither (each occurrence starts when full)."""
+
+    class Meta:
+        model = CupSeries
+        fields = [
+            "name",
+            "game",
+            "seats",
+            "rounds",
+            "places_most",
+            "places_least",
+            "deadline_days",
+            "holidays",
+            "absences_most",
+            "rating_min",
+            "rating_max",
+            "weekday",
+            "start_time",
+            "active",
+        ]
+        help_texts = {
+            "rounds": _lazy("Swiss rounds each occurrence plays (it lasts one allowance each)."),
+            "places_most": _lazy("The field's cap: a cup starting when full starts at this."),
+            "places_least": _lazy("A cup at a time starts with at least this many, else not."),
+            "weekday": _lazy("With a time: every such weekday. Both empty: when full."),
+            "absences_most": _lazy("This many forfeits and the person is withdrawn."),
+            "active": _lazy("Off: no next occurrence is made."),
+        }
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        game, seats = data.get("game"), data.get("seats")
+        if game and seats:
+            engine = get_engine(game)
+            if seats not in SEAT_RANGE or not engine.min_players <= seats <= engine.max_players:
+                self.add_error(
+                    "seats",
+                    _("%(game)s is played by %(least)d to %(most)d.")
+                    % {
+                        "game": engine.title,
+                        "least": engine.min_players,
+                        "most": engine.max_players,
+                    },
+                )
+        if data.get("rounds") is not None and not 1 <= data["rounds"] <= 20:
+            self.add_error("rounds", _("From 1 to 20 rounds."))
+        least, most = data.get("places_least"), data.get("places_most")
+        if least is not None and least < 2:
+            self.add_error("places_least", _("At least two people."))
+        if most is not None and not 2 <= most <= CUP_PLACES_MOST:
+            self.add_error(
+                "places_most", _("From 2 to %(most)d places.") % {"most": CUP_PLACES_MOST}
+            )
+        if least is not None and most is not None and least > most:
+            self.add_error("places_least", _("The least field is above the cap."))
+        if data.get("absences_most") is not None and data["absences_most"] < 1:
+            self.add_error("absences_most", _("At least one forfeit before a withdrawal."))
+        low, high = data.get("rating_min"), data.get("rating_max")
+        if low is not None and high is not None and low > high:
+            self.add_error("rating_max", _("The highest rating is below the lowest."))
+        if (data.get("weekday") is None) != (data.get("start_time") is None):
+            self.add_error("start_time", _("A weekday and a time together, or neither."))
         return data

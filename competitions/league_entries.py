@@ -9,6 +9,7 @@ slips in beside a start (on SQLite, the write lock taken at BEGIN orders them th
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -71,6 +72,57 @@ def _can_be_told(user_id: int) -> bool:
     )
 
 
+@dataclass(frozen=True)
+class Gate:
+    """A gate an entry did not pass (leagues and cups word it each their own way): ``code`` is
+    "address", "told", "rating" (``rating``: the person's), "full" or "block"."""
+
+    code: str
+    status: int
+    rating: int | None = None
+
+
+def entry_gate_closed(
+    *, event: Event, user: AbstractBaseUser, others: set[int], full_check: bool
+) -> Gate | None:
+    """The first gate ``user`` does not pass for ``event`` (``others``: the user ids entered
+    already; ``full_check``: whether the event's places are counted), or ``None``: a confirmed
+    e-mail address, a way to be told, the rating range, a place, no block with anyone in."""
+    if confirmed_address(user) is None:
+        return Gate("address", 403)
+    if not _can_be_told(user.pk):
+        return Gate("told", 403)
+    if event.rating_min is not None or event.rating_max is not None:
+        rating = person_rating(user_id=user.pk, game=event.game)
+        low, high = event.rating_min, event.rating_max
+        if (low is not None and rating < low) or (high is not None and rating > high):
+            return Gate("rating", 403, rating)
+    if full_check and len(others) >= event.places:
+        return Gate("full", 409)
+    if blocked_with_any(user.pk, others):
+        return Gate("block", 403)
+    return None
+
+
+def _league_gate_words(event: Event, gate: Gate) -> str:
+    if gate.code == "address":
+        return str(NO_ADDRESS)
+    if gate.code == "told":
+        return str(NO_WAY_TO_BE_TOLD)
+    if gate.code == "rating":
+        low, high = event.rating_min, event.rating_max
+        words = _("This league is for ratings %(low)s to %(high)s; yours is %(rating)s.")
+        facts = {
+            "low": low if low is not None else _("any"),
+            "high": high if high is not None else _("any"),
+            "rating": gate.rating,
+        }
+        return words % facts
+    if gate.code == "full":
+        return _("This league is full.")
+    return str(ACROSS_A_BLOCK)
+
+
 def league_enter(*, event_id: int, user: AbstractBaseUser) -> Entry:
     """Enter ``user`` in the league, if it is open, has a place, and they pass its gates: a
     confirmed e-mail address, a way to be told (turn mails, or turn pushes with a device), the
@@ -79,6 +131,8 @@ def league_enter(*, event_id: int, user: AbstractBaseUser) -> Entry:
     The entry that fills a league starting when full starts it, in the same transaction."""
     with transaction.atomic():
         event = _locked(event_id)
+        if event.kind != Event.Kind.LEAGUE:  # a cup's entry is the cups' (its own start)
+            raise EntryRefused(_("There is no such league."), status=404)
         held = Entry.objects.filter(event_id=event.pk, user_id=user.pk).first()
         if held is not None and not held.withdrawn:
             return held
@@ -86,26 +140,10 @@ def league_enter(*, event_id: int, user: AbstractBaseUser) -> Entry:
             raise EntryRefused(_("This league has started: it takes no more entries."), 409)
         if held is not None:
             raise EntryRefused(_("You withdrew from this league."), status=409)
-        if confirmed_address(user) is None:
-            raise EntryRefused(NO_ADDRESS, status=403)
-        if not _can_be_told(user.pk):
-            raise EntryRefused(NO_WAY_TO_BE_TOLD, status=403)
-        if event.rating_min is not None or event.rating_max is not None:
-            rating = person_rating(user_id=user.pk, game=event.game)
-            low, high = event.rating_min, event.rating_max
-            if (low is not None and rating < low) or (high is not None and rating > high):
-                words = _("This league is for ratings %(low)s to %(high)s; yours is %(rating)s.")
-                facts = {
-                    "low": low if low is not None else _("any"),
-                    "high": high if high is not None else _("any"),
-                    "rating": rating,
-                }
-                raise EntryRefused(words % facts, status=403)
         others = set(Entry.objects.filter(event_id=event.pk).values_list("user_id", flat=True))
-        if len(others) >= event.places:
-            raise EntryRefused(_("This league is full."), status=409)
-        if blocked_with_any(user.pk, others):
-            raise EntryRefused(ACROSS_A_BLOCK, status=403)
+        gate = entry_gate_closed(event=event, user=user, others=others, full_check=True)
+        if gate is not None:
+            raise EntryRefused(_league_gate_words(event, gate), status=gate.status)
         entry = Entry.objects.create(event=event, user=user)
         league_tell(event_id=event.pk, user_ids=[user.pk], kind=EventNotice.Kind.ENTERED)
         if event.starts_at is None and len(others) + 1 == event.places:

@@ -21,7 +21,7 @@ class CircleStandings:
     rows: list[StandingRow]
 
 
-def _deadline_seats(event: Event) -> set[tuple[int, int]]:
+def deadline_seats(event: Event) -> set[tuple[int, int]]:
     """(match id, seat index) of every seat the deadline bot moved for, at the league's tables."""
     return set(
         Move.objects.filter(match__event_table__event_id=event.pk, auto=Move.Auto.DEADLINE)
@@ -32,7 +32,7 @@ def _deadline_seats(event: Event) -> set[tuple[int, int]]:
 
 def forfeit_counts(event: Event) -> Counter[int]:
     """How many of the league's tables each person forfeited (two queries)."""
-    deadline = _deadline_seats(event)
+    deadline = deadline_seats(event)
     seats = Seat.objects.filter(
         match__event_table__event_id=event.pk, user_id__isnull=False
     ).values_list("match_id", "index", "user_id")
@@ -41,7 +41,7 @@ def forfeit_counts(event: Event) -> Counter[int]:
 
 def league_standings(*, event: Event, withdrawn: set[int]) -> list[CircleStandings]:
     """Every circle's standings (``withdrawn``: the people withdrawn, listed last)."""
-    deadline = _deadline_seats(event)
+    deadline = deadline_seats(event)
     rows = Seat.objects.filter(
         match__event_table__event_id=event.pk, match__status=Match.Status.FINISHED
     ).values_list(

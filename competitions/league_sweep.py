@@ -26,6 +26,7 @@ from competitions.league_tables import league_tables_open
 from competitions.league_terms import table_allowance
 from competitions.models import Entry, Event, EventTable
 from competitions.notice_delivery import notices_deliver
+from competitions.signals import event_finished
 from games.models import Match
 from games.services.play_out import match_play_out
 
@@ -60,7 +61,7 @@ def league_tend(*, event_id: int, now: Any = None) -> Event:
         return event
     if event.ends_at is not None and now >= event.ends_at:
         return league_end(event=event, now=now)
-    _absent_withdraw(event, now)
+    absentees_withdraw(event, now)
     allowance = table_allowance(
         deadline_days=event.deadline_days, spans=settings.PARLOUR_LEAGUE_TABLE_SPANS
     )
@@ -76,7 +77,7 @@ def league_tend(*, event_id: int, now: Any = None) -> Event:
     return locked
 
 
-def _absent_withdraw(event: Event, now: Any) -> None:
+def absentees_withdraw(event: Event, now: Any) -> None:
     """Withdraw everyone whose forfeits reached the league's limit."""
     counts = forfeit_counts(event)
     playing = set(
@@ -90,9 +91,9 @@ def _absent_withdraw(event: Event, now: Any) -> None:
 
 
 def league_end(*, event: Event, now: Any = None) -> Event:
-    """The league's day came: the bots play every running table to its end, the tables never
-    opened are not played, and the league is finished (if a play-out stopped short, the next
-    sweep goes on and finishes it)."""
+    """The event's day came (a league's, or a cup's): the bots play every running table to its
+    end, the tables never opened are not played, and the event is finished (if a play-out
+    stopped short, the next sweep goes on and finishes it)."""
     now = now or timezone.now()
     running = EventTable.objects.filter(
         event_id=event.pk, match__status=Match.Status.ACTIVE
@@ -114,5 +115,9 @@ def league_end(*, event: Event, now: Any = None) -> Event:
         locked.status = Event.Status.FINISHED
         locked.finished_at = now
         locked.save(update_fields=["status", "finished_at"])
-        end_tell(event=locked, now=now)
+        if locked.kind == Event.Kind.LEAGUE:  # a cup's places are Swiss, not a circle's: untold yet
+            end_tell(event=locked, now=now)
+        transaction.on_commit(
+            lambda: event_finished.send(sender=Event, event_id=locked.pk, kind=locked.kind)
+        )
     return locked

@@ -1,6 +1,7 @@
 """The competitions' rows, one module a kind of competition (the ladder: ``ladder``; leagues:
-``leagues``)."""
+``leagues``; recurring cups: ``cups``, whose occurrences are ``leagues``' events)."""
 
+from competitions.models.cups import CupSeries
 from competitions.models.ladder import (
     Ladder,
     LadderChallenge,
@@ -12,6 +13,7 @@ from competitions.models.leagues import Entry, Event, EventTable
 from competitions.models.notices import EventNotice
 
 __all__ = [
+    "CupSeries",
     "Entry",
     "Event",
     "EventNotice",

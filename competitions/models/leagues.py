@@ -1,6 +1,7 @@
-"""An event's rows, thin and without rules: the ``Event`` (a league today; its ``kind`` leaves
-room for a recurring cup), the people's ``Entry`` rows and the ``EventTable`` rows of its
-schedule, each linking the real ``games.Match`` played there once it is opened.
+"""An event's rows, thin and without rules: the ``Event`` (a league, or one occurrence of a
+recurring cup: ``competitions.models.cups``), the people's ``Entry`` rows and the
+``EventTable`` rows of its schedule, each linking the real ``games.Match`` played there once it
+is opened.
 
 Standings are never stored: they are computed from the finished matches
 (``competitions.league_standings``)."""
@@ -19,6 +20,7 @@ class Event(models.Model):
 
     class Kind(models.TextChoices):
         LEAGUE = "league", _("League")
+        CUP = "cup", _("Cup")
 
     class Status(models.TextChoices):
         OPEN = "open", _("Open to enter")
@@ -50,6 +52,19 @@ class Event(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     ends_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # A cup's (``competitions.models.cups``; 0 or empty for a league): its series, the fewest
+    # people it starts with at its time, its rounds, the round under way and when it began.
+    series = models.ForeignKey(
+        "competitions.CupSeries",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="occurrences",
+    )
+    places_least = models.PositiveSmallIntegerField(default=0)
+    rounds = models.PositiveSmallIntegerField(default=0)
+    round = models.PositiveSmallIntegerField(default=0)
+    round_started_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -96,13 +111,17 @@ class Entry(models.Model):
 
 class EventTable(models.Model):
     """One table of an event's schedule: its circle, its number in the schedule's order, its
-    labels in seat order; the match once it is opened, or why it never will be."""
+    labels in seat order; the match once it is opened, or why it never will be. A cup's table
+    is one of a Swiss round: ``circle`` is the round (0 the first), ``number`` its place in
+    the round (0 the top table), ``labels`` the people's user ids in seat order, and a bye is
+    a table of one that is never opened (``Dropped.BYE``)."""
 
     class Dropped(models.TextChoices):
         NO = "", _("Scheduled")
         WITHDRAWN = "withdrawn", _("Not played: someone at it withdrew")
         BLOCK = "block", _("Not played: a block stands between two people at it")
         ENDED = "ended", _("Not played: the league ended first")
+        BYE = "bye", _("A bye: sits this round out")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="tables")
     circle = models.PositiveSmallIntegerField()

@@ -104,6 +104,8 @@ def league_enter_view(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required_htmx
 @require_POST
 def league_withdraw_view(request: HttpRequest, pk: int) -> HttpResponse:
+    if not Event.objects.filter(pk=pk, kind=Event.Kind.LEAGUE).exists():
+        raise Http404(_("There is no such league."))
     try:
         left = league_withdraw(event_id=pk, user_id=request.user.pk)
     except EntryRefused as exc:

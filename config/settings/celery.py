@@ -112,6 +112,12 @@ CELERY_BEAT_SCHEDULE: dict = {
         "schedule": PARLOUR_LEAGUE_EVERY,
         "options": {"expires": PARLOUR_LEAGUE_EVERY},
     },
+    # Cups: start, pair each round, end on the day, make the next occurrence (the same pace).
+    "cups-sweep": {
+        "task": "competitions.cups_sweep",
+        "schedule": PARLOUR_LEAGUE_EVERY,
+        "options": {"expires": PARLOUR_LEAGUE_EVERY},
+    },
     "ratings-update": {
         "task": "games.ratings_update",
         "schedule": PARLOUR_RATINGS_EVERY,

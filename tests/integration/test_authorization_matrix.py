@@ -212,6 +212,18 @@ MATRIX_TEXT = [
     ("enter no league",    "POST",   "/leagues/{missing}/enter/",           L, 404, 404, 404, 404),
     ("withdraw, not in",   "POST",   "/leagues/{lg}/withdraw/",             L, 409, 409, 409, 409),
     ("league record, open","GET",    "/leagues/{lg}/record.json",           L, 409, 409, 409, 409),
+    # Cups (docs/competitions.md, "Cups"): as leagues; a league's id is no cup and back.
+    ("cups",               "GET",    "/cups/",                              L, 200, 200, 200, 200),
+    ("cup page",           "GET",    "/cups/{cp}/",                         L, 200, 200, 200, 200),
+    ("cup page, htmx",     "GET hx", "/cups/{cp}/",                         S, 200, 200, 200, 200),
+    ("no such cup",        "GET",    "/cups/{missing}/",                    L, 404, 404, 404, 404),
+    ("a league as a cup",  "GET",    "/cups/{lg}/",                         L, 404, 404, 404, 404),
+    ("a cup as a league",  "GET",    "/leagues/{cp}/",                      L, 404, 404, 404, 404),
+    ("enter a cup",        "POST",   "/cups/{cp}/enter/",                   L, 302, 302, 302, 302),
+    ("enter a cup by GET", "GET",    "/cups/{cp}/enter/",                   L, 405, 405, 405, 405),
+    ("enter no cup",       "POST",   "/cups/{missing}/enter/",              L, 404, 404, 404, 404),
+    ("cup withdraw, not in","POST",  "/cups/{cp}/withdraw/",                L, 409, 409, 409, 409),
+    ("cup record, open",   "GET",    "/cups/{cp}/record.json",              L, 409, 409, 409, 409),
     ("leaderboard",        "GET",    "/leaderboard/faraway/",               L, 200, 200, 200, 200),
     ("ann's profile",      "GET",    "/players/ann/",                       L, 200, 200, 200, 200),
     ("own profile",        "GET",    "/accounts/profile/",                  L, 302, 302, 302, 302),
@@ -472,6 +484,17 @@ def world(db, settings, tmp_path) -> World:
     league = Event.objects.create(
         name="Matrix league", game="faraway", seats=2, circle_size=5, deadline_days=1
     )
+    cup = Event.objects.create(
+        kind=Event.Kind.CUP,
+        name="Matrix cup",
+        game="faraway",
+        seats=2,
+        circle_size=5,
+        deadline_days=1,
+        open_tables_most=1,
+        places_least=2,
+        rounds=3,
+    )
     email_pending_hold(ann, email="ann.new@example.org")
     confirm = confirm_token(ann.pk, "ann.new@example.org")
     export = data_export_write(export_id=data_export_request(user=ann).pk)
@@ -484,6 +507,7 @@ def world(db, settings, tmp_path) -> World:
     values = {
         "pub": str(public.pk),
         "lg": str(league.pk),
+        "cp": str(cup.pk),
         "priv": str(private.pk),
         "fin": str(finished.pk),
         "inv": str(invite.pk),

@@ -79,6 +79,7 @@ from accounts.services.email_confirmation import email_pending_hold
 from competitions.league_entries import league_enter
 from competitions.league_sweep import leagues_sweep
 from competitions.models import (
+    CupSeries,
     Entry,
     Event,
     EventNotice,
@@ -89,6 +90,8 @@ from competitions.models import (
     LadderNotice,
     LadderRung,
 )
+from competitions.services.cup_sweep import cup_tend, occurrence_make
+from competitions.services.cups import cup_enter
 from competitions.services.ladder import ladder_challenge, ladder_join
 from games.models import (
     Invitation,
@@ -205,6 +208,12 @@ SITE_ROUTES: dict[str, dict[str, str]] = {
     "league_enter": {"pk": "league"},
     "league_withdraw": {"pk": "league"},
     "league_record": {"pk": "league"},
+    # Cups (docs/competitions.md, "Cups"): the list, a cup's page, entering, withdrawing, record.
+    "cup_list": {},
+    "cup_detail": {"pk": "cup"},
+    "cup_enter": {"pk": "cup"},
+    "cup_withdraw": {"pk": "cup"},
+    "cup_record": {"pk": "cup"},
 }
 
 # The admin site's own routes; each registered model adds the routes of ADMIN_MODEL_ACTIONS and
@@ -300,6 +309,7 @@ class World:
     league_ids: list[int]  # an open league bea entered, a running one and a finished one
     # cal's ladder challenge of bea (ann, bea and cal are on the Faraway ladder, in that order)
     ladder_challenge_ids: list[str] = field(default_factory=list)
+    cup_ids: list[int] = field(default_factory=list)  # open (bea in), running, finished cups
 
 
 ROLES = ("anonymous", "ann", "bea", "cal", "staff")
@@ -385,6 +395,7 @@ def world(db, settings, tmp_path) -> World:
         device_ids=[str(device_make(user).pk) for user in (ann, bea)],
         league_ids=_leagues(ann, bea, cal),
         ladder_challenge_ids=[str(_ladder_make(ann, bea, cal).pk)],
+        cup_ids=_cups(ann, bea, cal),
     )
 
 
@@ -413,6 +424,29 @@ def _leagues(ann: Any, bea: Any, cal: Any) -> list[int]:
     finished = Event.objects.get(pk=leagues[-1])
     leagues_sweep(now=finished.ends_at)
     return leagues
+
+
+def _cups(ann: Any, bea: Any, cal: Any) -> list[int]:
+    """A cup open to enter bea entered, a running one of ann, bea and cal (one table and a
+    bye), and a finished one."""
+    series = CupSeries.objects.create(
+        name="Fuzz cup",
+        game="faraway",
+        seats=2,
+        rounds=1,
+        places_most=3,
+        places_least=2,
+        deadline_days=1,
+    )
+    cups = []
+    for people in ((ann, bea, cal), (ann, bea, cal), (bea,)):
+        event = occurrence_make(series_id=series.pk)
+        for user in people:
+            cup_enter(event_id=event.pk, user=user)
+        cups.append(event.pk)
+    finished = Event.objects.get(pk=cups[0])
+    cup_tend(event_id=finished.pk, now=finished.ends_at)
+    return [cups[2], cups[1], cups[0]]
 
 
 # --- Hostile values ---------------------------------------------------------------------------
@@ -558,10 +592,11 @@ def path_value(world: World, kind: str) -> st.SearchStrategy[str]:
         "lesson": ["draw", "winning", "start", "challenges", "two-packs"],
         "ladder_challenge": world.ladder_challenge_ids,
     }
-    if kind == "league":
+    if kind in ("league", "cup"):
+        ids = world.league_ids if kind == "league" else world.cup_ids
         return st.one_of(
-            st.sampled_from(world.league_ids).map(str),
-            st.just(str(max(world.league_ids) + 1000)),
+            st.sampled_from(ids).map(str),
+            st.just(str(max(ids) + 1000)),
             st.integers(0, 1 << 200).map(str),
             st.sampled_from(["0", "9" * 19, "9" * 5000, "-1", "١٢٣"]),
             hostile,
@@ -1012,6 +1047,7 @@ def rows_snapshot() -> tuple[Any, ...]:
         list(EventTable.objects.order_by("pk").values_list()),
         list(EventNotice.objects.order_by("pk").values_list()),
         list(LadderNotice.objects.order_by("pk").values_list()),
+        list(CupSeries.objects.order_by("pk").values_list()),
     )
 
 
