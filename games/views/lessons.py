@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.selectors.play_settings import play_choices
 from games.forms import MoveForm
 from games.lessons import (
     Lesson,
@@ -161,5 +162,10 @@ def _at(run: Run, *, answer: str = "", ok: bool | None = None, stars: int = 0) -
 
 
 def _render(request: HttpRequest, at: LessonAt, *, status: int) -> HttpResponse:
+    context = lesson_page(at)
+    if not request.htmx and request.user.is_authenticated:
+        # The keyboard shortcuts and text mode the person chose, as on a match's page
+        # (templates/games/_keys.html); a visitor's are kept in their browser.
+        context["play"] = play_choices(request.user.pk)
     template = LESSON_PARTIAL if request.htmx else LESSON_PAGE
-    return render(request, template, lesson_page(at), status=status)
+    return render(request, template, context, status=status)
