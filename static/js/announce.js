@@ -44,7 +44,9 @@
   function lessonAnswer(tell) {
     var answer = document.getElementById("lesson-answer");
     if (tell && answer && answer !== answerTold) {
-      say(answer.classList.contains("again") ? alerts : news, text(answer));
+      // A refused try opens with its bold "Try again." (its class would not do: htmx gives a
+      // swapped element of the same id the old one's attributes until it settles).
+      say(answer.querySelector("strong") ? alerts : news, text(answer));
     }
     answerTold = answer;
   }
