@@ -107,6 +107,9 @@ def test_block_asks_first_then_blocks_drops_follows_and_is_undone(ann, bea):
     client = factories.client_for(ann)
     ask = client.get("/players/bea/block/").content.decode()
     assert "Block bea?" in ask and "hides no public match" in ask
+    # a block withdraws the invitations between them (Invitation.Status.WITHDRAWN), so the
+    # page says so rather than "declined", a decision the other person never made
+    assert "pending challenges between you are withdrawn" in ask and "declined" not in ask
     assert 'name="confirm" value="yes"' in ask
     answer = client.post("/players/bea/block/", {"confirm": "yes"}, **HX)
     assert answer.status_code == 200 and 'id="profile-unblock"' in answer.content.decode()
