@@ -30,7 +30,11 @@ from tests import factories
 
 pytestmark = pytest.mark.django_db
 
-BADGE_COUNT_SQL = re.compile(r'SELECT COUNT\(\*\).*FROM "games_seat".*"awaited_since" IS NOT NULL')
+# The badge's one statement: every wanted kind's count at once (games.selectors.counts), the
+# matches awaiting the person among them.
+BADGE_COUNT_SQL = re.compile(
+    r'SELECT \(SELECT COUNT\(.*FROM "games_seat".*"awaited_since" IS NOT NULL', re.S
+)
 
 
 @pytest.fixture(autouse=True)
