@@ -87,7 +87,7 @@ def test_a_move_click_signed_out_is_told_in_view_and_the_table_stays(
 
     # The link signs in and comes back to the table, where the move now plays.
     link.click()
-    expect(page.locator("#sign-in-reason")).to_have_text(SEE_MATCH)
+    expect(page.locator("#sign-in-reason")).to_have_text(str(SEE_MATCH))
     _sign_in_here(page, "ann")
     expect(page).to_have_url(f"{live_server.url}/matches/{match.pk}/")
     expect(page.locator("#request-error")).to_be_hidden()
@@ -119,7 +119,7 @@ def test_a_new_match_form_sent_signed_out_comes_back_filled(live_server, make_co
 
     Session.objects.all().delete()
     page.locator("#create-match").click()
-    expect(page.locator("#sign-in-reason")).to_have_text(NEW_MATCH)
+    expect(page.locator("#sign-in-reason")).to_have_text(str(NEW_MATCH))
     assert not Match.objects.exists()
     _sign_in_here(page, "ann")
 
@@ -146,7 +146,7 @@ def test_a_signed_out_visitor_following_a_match_link_is_told_why(
     match = factories.match_make(game="faraway", players=[ann, bea], seed=5, public=False)
     page = make_context(viewport=viewport).new_page()
     page.goto(f"{live_server.url}/matches/{match.pk}/")
-    expect(page.locator("#sign-in-reason")).to_have_text(SEE_MATCH)
+    expect(page.locator("#sign-in-reason")).to_have_text(str(SEE_MATCH))
     # Nothing of the private match: not its game, not its players.
     body = page.locator("main").inner_text()
     assert "ann" not in body and "bea" not in body and "Faraway" not in body
