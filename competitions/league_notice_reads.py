@@ -1,6 +1,6 @@
-"""A person's league notices, read (docs/competitions.md, "Told"): what the notices page lists
-and the badge counts, one query each however many: the unseen notices of the last
-``NOTICE_DAYS`` days, newest first, with their league's name and game."""
+"""A person's league and cup notices, read (docs/competitions.md, "Told"): what the notices page
+lists and the badge counts, one query each however many: the unseen notices of the last
+``NOTICE_DAYS`` days, newest first, with their event's name, kind and game."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from competitions.models import EventNotice
+from competitions.models import Event, EventNotice
 
 # A league notice stays this long unless its league's page is opened (as the ladder's do).
 NOTICE_DAYS = 14
@@ -18,17 +18,19 @@ NOTICE_DAYS = 14
 
 @dataclass(frozen=True)
 class LeagueNoticeItem:
-    """One piece of a league's news for the reader, as facts (worded by
+    """One piece of a league's or a cup's news for the reader, as facts (worded by
     ``competitions.league_notice_words``)."""
 
     event_id: int
-    league: str  # the league's name
+    league: str  # the league's or the cup's name
     game: str
     kind: str  # an ``EventNotice.Kind`` value
-    match_id: int | None  # the table opened (``table``)
-    reason: str  # why they were withdrawn (``withdrawn``)
+    match_id: int | None  # the table opened (``table``; a cup's ``started`` and ``paired``)
+    reason: str  # why they were withdrawn (``withdrawn``); a cup's bye or block (``paired``)
     place: int | None  # their place at the end (``ended``; ``None``: withdrawn)
     at: datetime
+    cup: bool = False  # the event is a cup (its page and words), not a league
+    round: int | None = None  # a cup's round paired (1 the first)
 
 
 def item_of(notice: EventNotice) -> LeagueNoticeItem:
@@ -42,7 +44,15 @@ def item_of(notice: EventNotice) -> LeagueNoticeItem:
         reason=notice.reason,
         place=notice.place,
         at=notice.at,
+        cup=notice.event.kind == Event.Kind.CUP,
+        round=_round_of(notice.key),
     )
+
+
+def _round_of(key: str) -> int | None:
+    """The round a cup's ``round-<n>`` key names (``None`` for any other key)."""
+    head, _, number = key.partition("-")
+    return int(number) if head == "round" and number.isdigit() else None
 
 
 def _unseen_q(user_id: int) -> Q:
