@@ -21,6 +21,9 @@ class CompetitionsConfig(AppConfig):
             cup_started_receiver,
             event_finished_receiver,
         )
+        from competitions.event_notices import (
+            export_sections_receiver as events_export_receiver,
+        )
         from competitions.league_entries import (
             account_closing_receiver as league_closing_receiver,
         )
@@ -55,6 +58,7 @@ class CompetitionsConfig(AppConfig):
             cup_round_paired_receiver, dispatch_uid="competitions.cup_round_paired_tell"
         )
         event_finished.connect(event_finished_receiver, dispatch_uid="competitions.event_end_tell")
+        export_sections.connect(events_export_receiver, dispatch_uid="competitions.events_export")
         # The notices page and the badge: a ladder result that moved the person.
         notice_source_add(
             NoticeSource(

@@ -12,6 +12,8 @@ signal sent twice tells nobody twice. Mail and push follow from the rows
 - ``event_finished``: everyone who played in the league or the cup is told the end with their
   place (a league's from its circle's standings, a cup's from its Swiss standings; none when
   withdrawn).
+
+And ``accounts.signals.export_sections``: a person's leagues and cups in their data export.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 from django.utils import timezone
 
 from competitions.cup_standings import cup_results
+from competitions.league_notice_reads import events_export
 from competitions.league_notices import NOT_IN_THE_END, end_tell
 from competitions.models import Entry, Event, EventNotice, EventTable
 
@@ -105,6 +108,12 @@ def cup_end_tell(*, event: Event, now: Any) -> None:
         ],
         ignore_conflicts=True,
     )
+
+
+def export_sections_receiver(sender: Any, *, user_id: int, **_: Any) -> dict[str, Any]:
+    """``accounts.signals.export_sections``: the person's leagues and cups (entries and the
+    notices told them) in their "your data" file."""
+    return {"events": events_export(user_id)}
 
 
 def event_finished_receiver(sender: Any, *, event_id: int, **_: Any) -> None:

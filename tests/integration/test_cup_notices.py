@@ -3,7 +3,7 @@ round 1 (or bye), each later round paired, the end with their place in the Swiss
 Each is one notice a person (nobody else, nobody twice however often the signal is sent), on
 the notices page and in the badge, mailed and pushed once as each person chose, in their
 language; nothing told reveals a table's secrets. Cups are on profiles and in history as
-leagues are."""
+leagues are; a person's events and notices are in their data export."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from django.core import mail
 
 from accounts.models import NotificationSettings
 from accounts.services.language import language_store
+from accounts.signals import export_sections
 from competitions.cup_standings import cup_results
 from competitions.league_sweep import league_end
 from competitions.models import Entry, Event, EventNotice, EventTable
@@ -270,3 +271,32 @@ def test_a_profile_lists_cups_with_their_place_and_history_marks_a_cup_table(
     empty = factories.client_for(ann).get("/players/viewer/").content.decode()
     assert "No leagues, no cups and no ladder places yet." in empty
     assert Entry.objects.filter(event=event).count() == 4
+
+
+# --- The data export --------------------------------------------------------------------------
+
+
+def test_the_data_export_holds_the_persons_events_and_their_notices_only(
+    django_capture_on_commit_callbacks,
+):
+    event, users = _started(django_capture_on_commit_callbacks, size=4)
+    ann, bea = users[0], users[1]
+    with django_capture_on_commit_callbacks(execute=True):
+        league_end(event=event, now=event.ends_at)
+    sections: dict = {}
+    for _receiver, answer in export_sections.send(
+        sender=None, user_id=ann.pk, progress=lambda *args, **kwargs: None
+    ):
+        sections.update(answer or {})
+    events = sections["events"]
+    assert [(e["event"], e["kind"], e["status"]) for e in events["entries"]] == [
+        (event.pk, "cup", "finished")
+    ]
+    told = {(n["event"], n["kind"]) for n in events["notices"]}
+    assert told == {(event.pk, "started"), (event.pk, "ended")}
+    ended = next(n for n in events["notices"] if n["kind"] == "ended")
+    assert ended["place"] == EventNotice.objects.get(user=ann, kind=Kind.ENDED).place
+    assert len(events["notices"]) == EventNotice.objects.filter(user=ann).count()
+    text = json.dumps(events)
+    match = Match.objects.get(pk=_table_of(event, 0, ann.pk).match_id)
+    assert bea.username not in text and str(match.seed) not in text
