@@ -18,7 +18,9 @@ And ``accounts.signals.export_sections``: a person's leagues and cups in their d
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+import logging
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.utils import timezone
@@ -27,6 +29,22 @@ from competitions.cup_standings import cup_results
 from competitions.league_notice_reads import events_export
 from competitions.league_notices import NOT_IN_THE_END, end_tell
 from competitions.models import Entry, Event, EventNotice, EventTable
+
+logger = logging.getLogger(__name__)
+
+
+def _never_raising(receiver: Callable[..., None]) -> Callable[..., None]:
+    """A receiver run after a commit never fails the request or the sweep that sent its signal
+    (the change is made; only its telling is lost, and logged)."""
+
+    @functools.wraps(receiver)
+    def hearing(sender: Any, **kwargs: Any) -> None:
+        try:
+            receiver(sender, **kwargs)
+        except Exception:
+            logger.exception("%s: event %s not told", receiver.__name__, kwargs.get("event_id"))
+
+    return hearing
 
 
 def _round_tell(*, event: Event, round_: int, user_ids: Iterable[int], kind: str, at: Any) -> None:
@@ -54,6 +72,7 @@ def _round_tell(*, event: Event, round_: int, user_ids: Iterable[int], kind: str
     EventNotice.objects.bulk_create(notices, ignore_conflicts=True)
 
 
+@_never_raising
 def cup_started_receiver(sender: Any, *, event_id: int, user_ids: list[int], **_: Any) -> None:
     """``cup_started``: each person seated is told the start with their table of round 1."""
     event = Event.objects.filter(pk=event_id, kind=Event.Kind.CUP).first()
@@ -63,6 +82,7 @@ def cup_started_receiver(sender: Any, *, event_id: int, user_ids: list[int], **_
     _round_tell(event=event, round_=1, user_ids=user_ids, kind=EventNotice.Kind.STARTED, at=at)
 
 
+@_never_raising
 def cup_round_paired_receiver(
     sender: Any, *, event_id: int, round: int, user_ids: list[int], **_: Any
 ) -> None:
@@ -116,6 +136,7 @@ def export_sections_receiver(sender: Any, *, user_id: int, **_: Any) -> dict[str
     return {"events": events_export(user_id)}
 
 
+@_never_raising
 def event_finished_receiver(sender: Any, *, event_id: int, **_: Any) -> None:
     """``event_finished``: a league or a cup ended; everyone who played in it is told their
     place."""

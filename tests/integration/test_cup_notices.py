@@ -300,3 +300,16 @@ def test_the_data_export_holds_the_persons_events_and_their_notices_only(
     text = json.dumps(events)
     match = Match.objects.get(pk=_table_of(event, 0, ann.pk).match_id)
     assert bea.username not in text and str(match.seed) not in text
+
+
+def test_a_telling_that_fails_never_fails_the_entry_that_started_the_cup(
+    django_capture_on_commit_callbacks, monkeypatch, caplog
+):
+    def broken(**kwargs):
+        raise RuntimeError("the notices' table is gone")
+
+    monkeypatch.setattr("competitions.event_notices._round_tell", broken)
+    event, _users = _started(django_capture_on_commit_callbacks, size=2)  # raises nothing
+    assert event.status == Event.Status.RUNNING
+    assert not EventNotice.objects.filter(event=event).exists()
+    assert "cup_started_receiver: event" in caplog.text
