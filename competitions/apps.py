@@ -1,6 +1,7 @@
 """The competitions' app: at start-up, connects the ladder and the leagues to what games and
-accounts tell them (a match finishing, an account closing or being deleted), and adds the
-ladder's and the leagues' notices to the notices page and the badge."""
+accounts tell them (a match finishing, an account closing or being deleted), hears the cups'
+and leagues' own signals (a cup started, a round paired, an event finished) to tell their
+people, and adds the ladder's and the events' notices to the notices page and the badge."""
 
 from __future__ import annotations
 
@@ -15,6 +16,14 @@ class CompetitionsConfig(AppConfig):
     def ready(self) -> None:
         from accounts.selectors import notify
         from accounts.signals import account_closing, account_leaving, export_sections
+        from competitions.event_notices import (
+            cup_round_paired_receiver,
+            cup_started_receiver,
+            event_finished_receiver,
+        )
+        from competitions.event_notices import (
+            export_sections_receiver as events_export_receiver,
+        )
         from competitions.league_entries import (
             account_closing_receiver as league_closing_receiver,
         )
@@ -32,6 +41,7 @@ class CompetitionsConfig(AppConfig):
             export_sections_receiver,
             match_finished_receiver,
         )
+        from competitions.signals import cup_round_paired, cup_started, event_finished
         from games.signals import match_finished
         from games.views.event_marks import ProfileSection, match_marker_add, profile_section_add
         from games.views.notice_sources import NoticeSource, notice_source_add
@@ -42,6 +52,13 @@ class CompetitionsConfig(AppConfig):
         account_closing.connect(league_closing_receiver, dispatch_uid="competitions.leagues_close")
         account_leaving.connect(league_leaving_receiver, dispatch_uid="competitions.leagues_leave")
         export_sections.connect(export_sections_receiver, dispatch_uid="competitions.ladder_export")
+        # A cup started, a cup's round paired, a league or a cup ended: their people told.
+        cup_started.connect(cup_started_receiver, dispatch_uid="competitions.cup_started_tell")
+        cup_round_paired.connect(
+            cup_round_paired_receiver, dispatch_uid="competitions.cup_round_paired_tell"
+        )
+        event_finished.connect(event_finished_receiver, dispatch_uid="competitions.event_end_tell")
+        export_sections.connect(events_export_receiver, dispatch_uid="competitions.events_export")
         # The notices page and the badge: a ladder result that moved the person.
         notice_source_add(
             NoticeSource(
@@ -58,14 +75,15 @@ class CompetitionsConfig(AppConfig):
         profile_section_add(
             ProfileSection(template="competitions/_profile_events.html", context=profile_events)
         )
-        # A league's news for the person: entered, started, a new table, withdrawn, ended.
+        # A league's or a cup's news for the person: entered, started, a new table or round,
+        # withdrawn, ended.
         notice_source_add(
             NoticeSource(
                 kind=notify.NOTICE_EVENTS,
-                heading=_("News of your leagues"),
+                heading=_("News of your leagues and cups"),
                 pending=league_notices_rows,
                 items=lambda user_id: league_notice_lines(league_notices(user_id)),
                 template="competitions/_notices_events.html",
-                empty=_("No news of your leagues."),
+                empty=_("No news of your leagues or cups."),
             )
         )

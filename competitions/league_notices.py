@@ -1,6 +1,7 @@
 """A league telling its people (docs/competitions.md, "Told"): the notices written where the
-news happens (entered, the start, a table opened later, a withdrawal, the end with each
-person's place), and a league's notices seen when its page is opened.
+news happens (entered, the start, a table opened later, a withdrawal; the end with each
+person's place, by ``competitions.event_notices`` when ``event_finished`` is heard), and an
+event's notices seen when its page (a league's or a cup's) is opened.
 
 Each notice is one row a person and piece of news (``EventNotice``, unique on the league, the
 person and its key), written with ``ignore_conflicts`` in one bulk statement however many people

@@ -19,7 +19,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from competitions.league_entries import league_withdraw
-from competitions.league_notices import end_tell
 from competitions.league_standings import forfeit_counts
 from competitions.league_start import league_start
 from competitions.league_tables import league_tables_open
@@ -93,7 +92,8 @@ def absentees_withdraw(event: Event, now: Any) -> None:
 def league_end(*, event: Event, now: Any = None) -> Event:
     """The event's day came (a league's, or a cup's): the bots play every running table to its
     end, the tables never opened are not played, and the event is finished (if a play-out
-    stopped short, the next sweep goes on and finishes it)."""
+    stopped short, the next sweep goes on and finishes it). ``event_finished`` is sent after the
+    commit; its receiver tells everyone their place."""
     now = now or timezone.now()
     running = EventTable.objects.filter(
         event_id=event.pk, match__status=Match.Status.ACTIVE
@@ -115,8 +115,8 @@ def league_end(*, event: Event, now: Any = None) -> Event:
         locked.status = Event.Status.FINISHED
         locked.finished_at = now
         locked.save(update_fields=["status", "finished_at"])
-        if locked.kind == Event.Kind.LEAGUE:  # a cup's places are Swiss, not a circle's: untold yet
-            end_tell(event=locked, now=now)
+        # Its people are told their places by the receiver of ``event_finished`` (a league's
+        # circle standings or a cup's Swiss ones), after the commit: competitions.event_notices.
         transaction.on_commit(
             lambda: event_finished.send(sender=Event, event_id=locked.pk, kind=locked.kind)
         )

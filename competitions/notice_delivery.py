@@ -61,7 +61,7 @@ def _league_told(notice: EventNotice) -> Told:
         subject=_("News of %(league)s") % {"league": item.league},
         text=notice_text(item),
         url=notice_url(item),
-        topic=f"league-{item.event_id}",
+        topic=f"{'cup' if item.cup else 'league'}-{item.event_id}",
     )
 
 

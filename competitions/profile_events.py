@@ -1,14 +1,14 @@
 """The competitions on a person's profile and in the histories (docs/competitions.md, "On
 profiles and in history"), filled into games' hooks (``games.views.event_marks``) at start-up:
 
-- a history row of a match that was a league table or a ladder challenge says so, with a link to
-  the league or the ladder (one query for the whole list);
-- a profile lists the person's leagues (open, running, finished with their place) and their
-  places on the ladders (two queries).
+- a history row of a match that was a league's or a cup's table or a ladder challenge says so,
+  with a link to the league, the cup or the ladder (one query for the whole list);
+- a profile lists the person's leagues and cups (open, running, finished with their place, the
+  place their end notice keeps) and their places on the ladders (two queries).
 
-Leagues, their entries and places, and the ladders are public to everyone signed in (their
-pages list them); a league table itself is private, and is marked only in a history that lists
-it, i.e. to someone who may see it.
+Leagues and cups, their entries and places, and the ladders are public to everyone signed in
+(their pages list them); an event's table itself is private, and is marked only in a history
+that lists it, i.e. to someone who may see it.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from games.engines import get_engine
 from games.models import Match
 from games.views.event_marks import MatchMark
 
-LEAGUES_SHOWN = 20  # the newest leagues a profile lists
+LEAGUES_SHOWN = 20  # the newest leagues and cups a profile lists
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,8 @@ class ProfileLadder:
 
 
 def event_marks(match_ids: list[int]) -> dict[int, MatchMark]:
-    """Which of the matches were a league table or a ladder challenge (one query)."""
+    """Which of the matches were a league's or a cup's table or a ladder challenge (one
+    query)."""
     rows = (
         Match.objects.filter(pk__in=match_ids)
         .filter(Q(event_table__isnull=False) | Q(ladder_challenge__isnull=False))
@@ -52,12 +53,18 @@ def event_marks(match_ids: list[int]) -> dict[int, MatchMark]:
             "pk",
             "event_table__event_id",
             "event_table__event__name",
+            "event_table__event__kind",
             "ladder_challenge__ladder__game",
         )
     )
     marks = {}
-    for match_id, event_id, league, game in rows:
-        if event_id is not None:
+    for match_id, event_id, league, kind, game in rows:
+        if event_id is not None and kind == Event.Kind.CUP:
+            marks[match_id] = MatchMark(
+                text=pgettext("a history row", "Cup: %(cup)s") % {"cup": league},
+                url=reverse("cup_detail", args=[event_id]),
+            )
+        elif event_id is not None:
             marks[match_id] = MatchMark(
                 text=pgettext("a history row", "League: %(league)s") % {"league": league},
                 url=reverse("league_detail", args=[event_id]),
@@ -87,7 +94,8 @@ def _league_state(entry: Any) -> str:
 
 
 def profile_events(owner: Any, viewer: Any) -> dict[str, Any]:
-    """The profile section's context: ``owner``'s leagues and ladder places (two queries)."""
+    """The profile section's context: ``owner``'s leagues and cups, and ladder places (two
+    queries)."""
     place = EventNotice.objects.filter(
         event_id=OuterRef("event_id"), user_id=owner.pk, kind=EventNotice.Kind.ENDED
     ).values("place")[:1]
@@ -102,7 +110,10 @@ def profile_events(owner: Any, viewer: Any) -> dict[str, Any]:
     leagues = [
         ProfileLeague(
             name=entry.event.name,
-            url=reverse("league_detail", args=[entry.event_id]),
+            url=reverse(
+                "cup_detail" if entry.event.kind == Event.Kind.CUP else "league_detail",
+                args=[entry.event_id],
+            ),
             state=_league_state(entry),
             status=entry.event.status,
         )

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from competitions.cup_terms import cup_length
 from competitions.league_entries import EntryRefused
+from competitions.league_notices import league_notices_seen
 from competitions.models import Event
 from competitions.presentation.cups import (
     entry_lines,
@@ -51,6 +52,7 @@ def cup_list(request: HttpRequest) -> HttpResponse:
 @login_required_htmx
 @require_GET
 def cup_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    league_notices_seen(event_id=pk, user_id=request.user.pk)  # its notices are read here
     return _detail(request, pk)
 
 

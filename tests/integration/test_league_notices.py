@@ -23,6 +23,7 @@ from competitions.league_sweep import league_tend, leagues_sweep
 from competitions.models import Entry, Event, EventNotice, EventTable
 from competitions.notice_delivery import notices_deliver
 from competitions.services.ladder import ladder_challenge, ladder_join
+from competitions.signals import event_finished
 from games.models import Invitation, Match
 from games.services import match_resign
 from games.services.invitations import invitation_accept
@@ -160,9 +161,10 @@ def test_a_timed_start_tells_those_left_without_a_place_and_closing_an_account_t
     assert not EventNotice.objects.filter(user=seated, kind=Kind.WITHDRAWN).exists()
 
 
-def test_the_end_tells_everyone_their_place():
+def test_the_end_tells_everyone_their_place(django_capture_on_commit_callbacks):
     event, users = _started(size=3)
-    leagues_sweep(now=event.ends_at)
+    with django_capture_on_commit_callbacks(execute=True):  # told by event_finished's receiver
+        leagues_sweep(now=event.ends_at)
     event.refresh_from_db()
     assert event.status == Event.Status.FINISHED
     places = {
@@ -175,7 +177,9 @@ def test_the_end_tells_everyone_their_place():
         assert notice.place == places[user.pk]
         expected = f"Autumn league has ended: you finished in place {places[user.pk]}."
         assert expected in _notices_page(user)
-    leagues_sweep(now=event.ends_at + dt.timedelta(days=1))  # a re-run tells nobody twice
+    with django_capture_on_commit_callbacks(execute=True):  # a re-run tells nobody twice
+        leagues_sweep(now=event.ends_at + dt.timedelta(days=1))
+    event_finished.send(sender=Event, event_id=event.pk, kind=event.kind)  # nor the signal again
     assert EventNotice.objects.filter(kind=Kind.ENDED).count() == 3
 
 
