@@ -48,8 +48,11 @@ class ZoneSelect(forms.Select):
         offered = offered_zone_names()
         extra = [v for v in value if v and v not in offered and v in known_zone_names()]
         choices = self.choices
+        # The list in the reader's language, as the page renders (a form class is built once,
+        # in whatever language was active at import).
+        self.choices = [(region, list(zones)) for region, zones in zone_groups()]
         if extra:
-            self.choices = [(_("Your zone"), [(v, v) for v in extra]), *choices]
+            self.choices = [(_("Your zone"), [(v, v) for v in extra]), *self.choices]
         try:
             return super().optgroups(name, value, attrs)
         finally:
@@ -62,11 +65,8 @@ class ZoneField(TimeZoneFormField):
 
     widget = ZoneSelect
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.widget.choices = [
-            (region, list(zones)) for region, zones in zone_groups()
-        ]  # shown; ``self.choices`` (every known name) is what a post is checked against
+    # ``self.choices`` (every known name) is what a post is checked against; the widget shows
+    # the curated list, worded when it renders.
 
 
 def zone_field(

@@ -92,7 +92,11 @@ class PushSubscription(models.Model):
     endpoint = models.URLField(max_length=1000, unique=True)
     p256dh = models.CharField(max_length=100)  # the device's P-256 public key, base64url
     auth = models.CharField(max_length=32)  # its 16-byte authentication secret, base64url
-    label = models.CharField(max_length=80)  # "Chrome on Android", from its User-Agent
+    # What the devices list calls it, from its User-Agent: the browser's and the system's names
+    # ("Chrome", "Android"; "" when not known), proper names in every language, worded for the
+    # reader when read ("Chrome on Android", "Chrome unter Android": accounts/views/push.py).
+    browser = models.CharField(max_length=20, blank=True, default="")
+    system = models.CharField(max_length=20, blank=True, default="")
     created_at = models.DateTimeField()
     last_success_at = models.DateTimeField(null=True, blank=True)
 
@@ -100,7 +104,7 @@ class PushSubscription(models.Model):
         indexes = [models.Index(fields=["user", "created_at"], name="pushsub_user_created")]
 
     def __str__(self) -> str:
-        return f"push device {self.pk} of user {self.user_id}: {self.label}"  # i18n: data
+        return f"push device {self.pk} of user {self.user_id}"  # i18n: data
 
 
 class TimeZoneSetting(models.Model):

@@ -448,8 +448,10 @@ class AnalysedDecision(models.Model):
     judged it from that person's view at that moment.
 
     ``judged`` is false when there was nothing to judge (a single playable move, a challenge or
-    a vote to reject): the chances and the best move are then empty. ``played_text`` and
-    ``best_text`` are the moves in words, worded from the same view. Unique on the analysis
+    a vote to reject): the chances and the best move are then empty. ``played_words`` and
+    ``best_words`` are the moves in words, worded from the same view in every language of
+    ``settings.LANGUAGES`` (``{"en-gb": "Draw from the pack", "de": ...}``), so each reader
+    reads them in their own (``games.presentation.analysis.words_in``). Unique on the analysis
     and the ply, so a duplicated or retried run writes each decision once.
     """
 
@@ -458,9 +460,9 @@ class AnalysedDecision(models.Model):
     seat = models.PositiveSmallIntegerField()
     judged = models.BooleanField(default=True)
     played = models.JSONField()
-    played_text = models.CharField(max_length=200)
+    played_words = models.JSONField(default=dict)  # a language code -> the move in its words
     best = models.JSONField(null=True, blank=True)
-    best_text = models.CharField(max_length=200, blank=True, default="")
+    best_words = models.JSONField(default=dict, blank=True)  # {} when not judged
     played_chance = models.FloatField(null=True, blank=True)
     best_chance = models.FloatField(null=True, blank=True)
     cost = models.FloatField(null=True, blank=True)

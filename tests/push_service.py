@@ -152,6 +152,7 @@ def device_make(user: Any, name: str = "phone") -> PushSubscription:
         endpoint=f"https://fcm.googleapis.com/fcm/send/{user.username}-{name}",
         p256dh=browser.p256dh,
         auth=b64url(browser.auth),
-        label="Chrome on Android",
+        browser="Chrome",
+        system="Android",
         created_at=timezone.now(),
     )

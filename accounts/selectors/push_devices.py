@@ -21,7 +21,8 @@ class DeviceLine:
     digest, which the page's script compares with this browser's to say "this device"."""
 
     pk: int
-    label: str
+    browser: str  # its browser's name ("Chrome"), "" when not known
+    system: str  # its system's ("Android"), "" when not known
     created_at: datetime
     last_success_at: datetime | None
     endpoint_digest: str  # SHA-256 of the endpoint, hex
@@ -31,7 +32,8 @@ def push_device_lines(devices: list[PushSubscription]) -> list[DeviceLine]:
     return [
         DeviceLine(
             pk=device.pk,
-            label=device.label,
+            browser=device.browser,
+            system=device.system,
             created_at=device.created_at,
             last_success_at=device.last_success_at,
             endpoint_digest=hashlib.sha256(device.endpoint.encode()).hexdigest(),

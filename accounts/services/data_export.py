@@ -144,7 +144,8 @@ def _push_devices(user_id: int) -> list[dict[str, Any]]:
     devices = PushSubscription.objects.filter(user_id=user_id).order_by("created_at", "pk")
     return [
         {
-            "label": device.label,
+            "browser": device.browser,
+            "system": device.system,
             "created_at": _iso(device.created_at),
             "last_success_at": _iso(device.last_success_at),
         }

@@ -133,16 +133,16 @@ SYSTEMS = (
 )
 
 
-def device_label(user_agent: str) -> str:
-    """What the devices list calls a browser: "Chrome on Android", from its User-Agent (the
-    User-Agent itself is not kept)."""
-    browser = next((name for mark, name in BROWSERS if mark in user_agent), None)
-    if browser is None and "Safari/" in user_agent:
+def device_names(user_agent: str) -> tuple[str, str]:
+    """The browser's and the system's names in a User-Agent, ``("Chrome", "Android")``; ``""``
+    for either not recognised. Proper names, the same in every language: the devices list words
+    them for its reader ("Chrome on Android": ``accounts.views.push.device_label``). The
+    User-Agent itself is not kept."""
+    browser = next((name for mark, name in BROWSERS if mark in user_agent), "")
+    if not browser and "Safari/" in user_agent:
         browser = "Safari"
-    system = next((name for mark, name in SYSTEMS if mark in user_agent), None)
-    if browser and system:
-        return f"{browser} on {system}"
-    return browser or system or "A browser"
+    system = next((name for mark, name in SYSTEMS if mark in user_agent), "")
+    return browser, system
 
 
 def device_keep(
@@ -152,6 +152,7 @@ def device_keep(
     limit. The same endpoint again (the browser subscribed anew, or another account signed in
     on it) is that device, now this person's, with its new keys."""
     now = now or timezone.now()
+    browser, system = device_names(user_agent)
     with transaction.atomic():
         device, _ = PushSubscription.objects.update_or_create(
             endpoint=subscription.endpoint,
@@ -159,7 +160,8 @@ def device_keep(
                 "user_id": user_id,
                 "p256dh": subscription.p256dh,
                 "auth": subscription.auth,
-                "label": device_label(user_agent)[:80],
+                "browser": browser,
+                "system": system,
                 "created_at": now,
                 "last_success_at": None,
             },

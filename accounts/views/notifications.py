@@ -21,6 +21,7 @@ from accounts.selectors import notify
 from accounts.selectors.email_confirmation import pending_address
 from accounts.selectors.push_devices import devices_of, push_device_lines
 from accounts.services.notify import unsubscribe_apply
+from accounts.views.push import device_label
 from accounts.views.register import CONFIRM_NOT_SENT
 
 EMAIL_FORM = "email"  # the ``form`` value of the address's form; any other POST is the boxes'
@@ -45,7 +46,11 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
         "email_form": email_form,
         "has_email": bool(request.user.email),
         "pending": pending_address(request.user.pk),
-        "devices": push_device_lines(devices_of(request.user.pk)),
+        # Each device with its name in the reader's words ("Chrome on Android").
+        "devices": [
+            (line, device_label(line.browser, line.system))
+            for line in push_device_lines(devices_of(request.user.pk))
+        ],
         "vapid_public_key": settings.PARLOUR_VAPID_PUBLIC_KEY,
     }
     if posted is None:

@@ -19,6 +19,14 @@ from accounts.services.push_devices import (
 )
 
 
+def device_label(browser: str, system: str) -> str:
+    """What the devices list calls a device, in the reader's language: "Chrome on Android",
+    "Chrome" or "Android" alone, else "A browser" (the names are stored: ``PushSubscription``)."""
+    if browser and system:
+        return _("%(browser)s on %(system)s") % {"browser": browser, "system": system}
+    return browser or system or _("A browser")
+
+
 @login_required
 @require_POST
 def push_subscribe(request: HttpRequest) -> HttpResponse:
@@ -37,7 +45,8 @@ def push_subscribe(request: HttpRequest) -> HttpResponse:
         subscription=subscription,
         user_agent=request.headers.get("User-Agent", ""),
     )
-    return JsonResponse({"device": device.pk, "label": device.label}, status=201)
+    label = device_label(device.browser, device.system)
+    return JsonResponse({"device": device.pk, "label": label}, status=201)
 
 
 @login_required

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from games.presentation.names import seat_names
 
@@ -21,6 +21,10 @@ if TYPE_CHECKING:
 # A decision that gave away at least this much of the seat's estimated chance of winning is
 # "costly": marked in the replay and counted in the summary.
 COSTLY = 0.05
+
+# The language the words are written in before translation, in which every stored move's words
+# exist (an English variant: ``settings.LANGUAGE_CODE`` is "en-gb").
+SOURCE_LANGUAGE = "en"
 
 # The chart's own units (the browser scales them to the box's width).
 WIDTH, HEIGHT = 640, 240
@@ -125,6 +129,20 @@ def duration_text(seconds: float) -> str:
     }
 
 
+def words_in(words: dict[str, str], language: str | None = None) -> str:
+    """A stored move's words (a language code to its words: ``AnalysedDecision.played_words``)
+    in ``language`` (the active one when not given): that language, else its base language
+    ("de" for "de-at") or a variant of it, else English (the site's source language, which
+    every row has: "en-gb"), else whatever there is ("" for none)."""
+    language = (language or get_language() or SOURCE_LANGUAGE).lower()
+    for wanted in (language, SOURCE_LANGUAGE):
+        base = wanted.split("-")[0]
+        for code in (wanted, base, *words):
+            if code in words and code.split("-")[0] == base:
+                return words[code]
+    return next(iter(words.values()), "")
+
+
 def mark_of(
     decision: Decision, names: list[str], viewer: int | None, *, move: int | None = None
 ) -> DecisionMark:
@@ -133,7 +151,9 @@ def mark_of(
     without deals)."""
     cost = decision.cost or 0.0
     percent = round(100 * cost)
-    best = decision.best_text[:1].lower() + decision.best_text[1:]
+    played_text = words_in(decision.played_words)
+    best_text = words_in(decision.best_words)
+    best = best_text[:1].lower() + best_text[1:]
     facts = {"percent": percent, "name": names[decision.seat], "best": best}
     if percent >= 1 and viewer == decision.seat:
         text = (
@@ -161,8 +181,8 @@ def mark_of(
         name=names[decision.seat],
         percent=percent,
         costly=cost >= COSTLY,
-        played_text=decision.played_text,
-        best_text=decision.best_text,
+        played_text=played_text,
+        best_text=best_text,
         played_percent=round(100 * (decision.played_chance or 0.0)),
         best_percent=round(100 * (decision.best_chance or 0.0)),
         text=text,

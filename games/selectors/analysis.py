@@ -3,7 +3,8 @@
 
 Everything here comes from the ``AnalysedDecision`` rows, which hold only what the strong bot
 judged from each person's own view at the time; the words of the moves were written from that
-same view. An analysis exists only for a finished match, whose replay shows every hand anyway.
+same view, in every language the site speaks (the presentation picks the reader's). An
+analysis exists only for a finished match, whose replay shows every hand anyway.
 """
 
 from __future__ import annotations
@@ -25,9 +26,9 @@ class Decision:
     seat: int
     judged: bool
     played: dict[str, Any]
-    played_text: str
+    played_words: dict[str, str]  # a language code -> the move in its words
     best: dict[str, Any] | None
-    best_text: str
+    best_words: dict[str, str]  # the same for the strong bot's choice ({} when not judged)
     played_chance: float | None
     best_chance: float | None
     cost: float | None
@@ -99,9 +100,9 @@ def _decision(row: AnalysedDecision) -> Decision:
         seat=row.seat,
         judged=row.judged,
         played=row.played,
-        played_text=row.played_text,
+        played_words=row.played_words,
         best=row.best,
-        best_text=row.best_text,
+        best_words=row.best_words,
         played_chance=row.played_chance,
         best_chance=row.best_chance,
         cost=row.cost,

@@ -26,7 +26,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games import bots, queue
@@ -36,7 +36,7 @@ from games.models import AnalysedDecision, AnalysisStatus, Match, MatchAnalysis,
 from games.presentation import move_text
 from games.presentation.names import seat_names
 from games.selectors.analysis import analysis_decision_plies
-from games.selectors.facts import seat_facts
+from games.selectors.facts import SeatFacts, seat_facts
 from games.services.errors import Rejected
 
 logger = logging.getLogger(__name__)
@@ -192,7 +192,7 @@ def _judge_slice(
         return
     engine = get_engine(match.game)
     seats = Seat.objects.filter(match_id=match.pk).select_related("user")
-    names = seat_names(match.num_players, seat_facts(seats))
+    names = _names_by_language(match.num_players, seat_facts(seats))
     budget = analysis_budget()
     last = max(left)
     rows = (
@@ -221,6 +221,27 @@ def _judge_slice(
             history.append((seat, payload))
 
 
+def _names_by_language(num_players: int, seats: list[SeatFacts]) -> dict[str, list[str]]:
+    """The seats' names in every language the site speaks (a bot's name is translated)."""
+    names = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            names[code] = seat_names(num_players, seats)
+    return names
+
+
+def _move_words(
+    game: str, move: dict[str, Any], view: dict[str, Any], names: dict[str, list[str]]
+) -> dict[str, str]:
+    """``move`` in words from ``view``'s seat, in every language the site speaks: a language
+    code to its words (``games.presentation.move_text``, as the table labels it)."""
+    words = {}
+    for code, their_names in names.items():
+        with translation.override(code):
+            words[code] = move_text(game, move, view, their_names)[:200]
+    return words
+
+
 def _judged(analysis: MatchAnalysis, ply: int) -> bool:
     return AnalysedDecision.objects.filter(analysis_id=analysis.pk, ply=ply).exists()
 
@@ -232,20 +253,22 @@ def _decision_store(
     view: dict[str, Any],
     played: dict[str, Any],
     assessment: bots.Assessment | None,
-    names: list[str],
+    names: dict[str, list[str]],
 ) -> None:
-    """Write one judged decision (once: a row already there is kept) and the progress."""
+    """Write one judged decision (once: a row already there is kept) and the progress. The
+    moves' words are written in every language, each from the seat's view of that moment, so
+    each reader reads them in their own and nothing is replayed to word them."""
     game = analysis.match.game
     values: dict[str, Any] = {
         "seat": seat,
         "played": played,
-        "played_text": move_text(game, played, view, names)[:200],
+        "played_words": _move_words(game, played, view, names),
         "judged": assessment is not None,
     }
     if assessment is not None:
         values |= {
             "best": assessment.best,
-            "best_text": move_text(game, assessment.best, view, names)[:200],
+            "best_words": _move_words(game, assessment.best, view, names),
             "played_chance": assessment.played_chance,
             "best_chance": assessment.best_chance,
             "cost": assessment.cost,

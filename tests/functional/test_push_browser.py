@@ -148,9 +148,9 @@ def _two_devices(user: Any) -> None:
     phone = device_make(user, "phone")
     laptop = device_make(user, "laptop")
     PushSubscription.objects.filter(pk=laptop.pk).update(
-        label="Firefox on Windows", last_success_at=timezone.now()
+        browser="Firefox", system="Windows", last_success_at=timezone.now()
     )
-    assert phone.label == "Chrome on Android"
+    assert (phone.browser, phone.system) == ("Chrome", "Android")
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
@@ -185,7 +185,9 @@ def test_the_notifications_page_lists_the_devices_and_removes_one_without_script
     plain.get_by_role("button", name="Remove Chrome on Android").click()
     expect(plain.locator("#messages")).to_contain_text("gets no more notifications")
     expect(plain.locator(".device")).to_have_count(1)
-    assert list(PushSubscription.objects.values_list("label", flat=True)) == ["Firefox on Windows"]
+    assert list(PushSubscription.objects.values_list("browser", "system")) == [
+        ("Firefox", "Windows")
+    ]
 
 
 # A push service that never answers: Chromium's subscribe waits on Google's push service, which

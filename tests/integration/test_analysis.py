@@ -16,7 +16,8 @@ from datetime import timedelta
 
 import pytest
 from celery.signals import task_prerun
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.html import escape
 
 from games import tasks
 from games.engines import get_engine
@@ -97,7 +98,8 @@ def test_a_player_asks_and_the_replay_shows_marks_chart_and_summary(
     for d in judged:
         assert 0 <= d.played_chance <= 1 and 0 <= d.best_chance <= 1
         assert d.cost == pytest.approx(max(0.0, d.best_chance - d.played_chance))
-        assert d.played_text and d.best_text
+        assert set(d.played_words) == set(d.best_words) == {"en-gb", "de", "fr"}
+        assert all(d.played_words.values()) and all(d.best_words.values())
     page = bea_client.get(f"/matches/{finished.pk}/replay/").content.decode()
     assert 'data-status="done"' in page and "hx-trigger" not in page.split('id="analysis"')[1]
     assert 'id="analysis-summary"' in page and 'id="analysis-chart"' in page
@@ -125,6 +127,42 @@ def test_the_analysis_has_costly_marks_on_this_seed(finished, ann, bea):
     analysis = analysis_request(match=finished, seats=list(finished.seats.all()), user=ann)
     analysis_run(match_id=finished.pk)
     assert analysis.decisions.filter(cost__gte=0.05).exists()
+
+
+def test_each_reader_reads_the_judged_moves_in_their_own_language(finished, ann, bea, cal):
+    """Issue 37: the moves' words are stored in every language, whatever language the worker
+    ran in (French here), and the analysis shows each reader theirs: a German reader German
+    move words, an English reader English ones, never the worker's French."""
+    analysis = analysis_request(match=finished, seats=list(finished.seats.all()), user=ann)
+    with translation.override("fr"):
+        analysis_run(match_id=finished.pk)
+    costly = analysis.decisions.filter(judged=True, cost__gte=0.05).order_by("ply").first()
+    assert costly is not None  # the seed gives the summary's list a costly move to show
+    played, best = costly.played_words, costly.best_words
+    assert played["de"] != played["en-gb"] != played["fr"]
+    german = factories.client_for(bea)
+    german.defaults["HTTP_ACCEPT_LANGUAGE"] = "de-DE,de;q=0.9"
+    english = factories.client_for(cal)
+    english.defaults["HTTP_ACCEPT_LANGUAGE"] = "en-GB,en;q=0.9"
+    pages = {
+        "de": german.get(f"/matches/{finished.pk}/replay/").content.decode(),
+        "en-gb": english.get(f"/matches/{finished.pk}/replay/").content.decode(),
+    }
+    for language, page in pages.items():
+        summary = page.split('id="analysis-summary"')[1]
+        # The summary's costly move and a chart dot: the move played, in the reader's words.
+        assert f"{escape(played[language])}. " in summary
+        assert f"{escape(played[language])}, " in page
+        others = {code: words for code, words in played.items() if code != language}
+        assert not any(escape(words) in page for words in others.values())
+    # The frame of that move: the strong bot's choice in the reader's words too.
+    for language, client in (("de", german), ("en-gb", english)):
+        frame = client.get(
+            f"/matches/{finished.pk}/replay/", {"ply": costly.ply}, headers=HTMX
+        ).content.decode()
+        mark = frame.split('id="frame-mark"')[1].split("</p>")[0]
+        words = best[language]
+        assert escape(words[:1].lower() + words[1:]) in mark
 
 
 def test_asking_again_shows_the_same_analysis_and_costs_nothing(

@@ -10,6 +10,7 @@ run eagerly with no delay; a move's on-commit callbacks are run with pytest-djan
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 from collections.abc import Iterator
@@ -23,6 +24,7 @@ from django.utils import timezone
 from accounts.models import NotificationSettings, PushSubscription
 from accounts.services.data_export import data_export_request, data_export_write
 from accounts.services.deletion import account_delete
+from accounts.services.push_devices import device_names
 from games.engines import get_engine
 from games.models import Match, MatchNotice, Seat
 from games.push.turn import turn_push_send
@@ -285,6 +287,69 @@ def test_subscribing_keeps_the_device_with_its_label_and_never_shows_its_keys(
     assert device.endpoint not in page and device.p256dh not in page and device.auth not in page
 
 
+@pytest.mark.parametrize(
+    ("agent", "names"),
+    [
+        (PHONE_AGENT, ("Chrome", "Android")),
+        (
+            "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0",
+            ("Firefox", "Linux"),
+        ),
+        (
+            "Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/126.0 Safari/537.36 Edg/126.0",
+            ("Edge", "Windows"),
+        ),
+        (
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) Version/17.5 Safari/604.1",
+            ("Safari", "iPhone"),
+        ),
+        (
+            "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) Version/17.5 Safari/605.1.15",
+            ("Safari", "macOS"),
+        ),
+        ("SomeBot/1.0", ("", "")),
+    ],
+)
+def test_a_device_keeps_the_names_of_its_browser_and_system_only(agent, names):
+    assert device_names(agent) == names
+
+
+def test_a_german_reader_reads_the_device_names_in_german(ann, ann_client, service):
+    """Issue 37: the stored names are proper names; "X on Y" and "A browser" are worded when
+    read, in the reader's language: the subscription's answer and the devices list."""
+    ann_client.defaults["HTTP_ACCEPT_LANGUAGE"] = "de-DE,de;q=0.9"
+    response = subscribe(ann_client, Browser().subscription(service.endpoint("phone")))
+    assert response.status_code == 201
+    assert response.json()["label"] == "Chrome unter Android"
+    subscribe(ann_client, Browser().subscription(service.endpoint("odd")), agent="SomeBot/1.0")
+    subscribe(
+        ann_client,
+        Browser().subscription(service.endpoint("fox")),
+        agent="Mozilla/5.0 (Windows NT 10.0; rv:128.0) Gecko/20100101 Firefox/128.0",
+    )
+    stored = set(PushSubscription.objects.values_list("browser", "system"))
+    assert stored == {("Chrome", "Android"), ("", ""), ("Firefox", "Windows")}
+    page = ann_client.get("/accounts/notifications/").content.decode()
+    names = re.findall(r'<span class="device-name"><strong>(.*?)</strong>', page)
+    assert sorted(names) == ["Chrome unter Android", "Ein Browser", "Firefox unter Windows"]
+    assert 'aria-label="Chrome unter Android entfernen"' in page
+    assert " on " not in " ".join(names) and "A browser" not in page
+    english = factories.client_for(ann)
+    english.defaults["HTTP_ACCEPT_LANGUAGE"] = "en-GB"
+    page = english.get("/accounts/notifications/").content.decode()
+    assert "<strong>Chrome on Android</strong>" in page and "<strong>A browser</strong>" in page
+
+
+def test_the_migration_splits_the_old_labels_into_names():
+    migration = importlib.import_module("accounts.migrations.0017_push_device_browser_system")
+    split = migration.names_from_label
+    assert split("Chrome on Android") == ("Chrome", "Android")
+    assert split("Firefox") == ("Firefox", "") and split("iPad") == ("", "iPad")
+    assert split("A browser") == ("", "") and split("Nonsense on Stilts") == ("", "")
+    for label in ("Safari on macOS", "Edge", "Linux", "A browser"):
+        assert migration.label_from_names(*split(label)) == label
+
+
 def test_the_same_browser_again_is_the_same_device_and_follows_who_subscribed_last(
     ann, bea, ann_client, bea_client, service
 ):
@@ -418,7 +483,8 @@ def test_the_data_export_lists_the_devices_without_their_keys(
     body = json.loads(ann_client.get(f"/accounts/data/{export.pk}/").getvalue())
     assert body["push_devices"] == [
         {
-            "label": "Chrome on Android",
+            "browser": "Chrome",
+            "system": "Android",
             "created_at": device.created_at.isoformat(),
             "last_success_at": None,
         }

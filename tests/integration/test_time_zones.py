@@ -5,6 +5,7 @@ used for every date a page or a mail shows, the zone named."""
 from __future__ import annotations
 
 import datetime
+import html
 import re
 import zoneinfo
 
@@ -91,6 +92,57 @@ def test_the_list_is_the_zone_databases_places_grouped_by_region(ann, ann_client
     europe = page.split('<optgroup label="Europe">')[1].split("</optgroup>")[0]
     assert "Europe/Paris" in europe and "Asia/" not in europe
     assert '<option value="UTC" selected>' in page  # ann never chose: UTC
+
+
+def _zone_list(page: str) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The time zone list of a page: each region's heading with its (value, label) options."""
+    select = page.split("data-zone-list")[1].split("</select>")[0]
+    return [
+        (html.unescape(heading), [(v, html.unescape(t)) for v, t in OPTION.findall(body)])
+        for heading, body in re.findall(r'<optgroup label="([^"]+)">(.*?)</optgroup>', select, re.S)
+    ]
+
+
+OPTION = re.compile(r'<option value="([^"]+)"[^>]*>([^<]*)</option>')
+
+
+def test_the_list_speaks_the_readers_language_in_as_many_statements(ann):
+    """Issue 37: the regions' headings, the cities and the countries in German and French
+    (Babel's words for places, the catalogues' for regions), the same zones in the same
+    statements as in English, whose words are the zone database's, unchanged."""
+    clients = {}
+    for language in ("en-GB", "de-DE", "fr-FR"):
+        clients[language] = factories.client_for(ann)
+        clients[language].defaults["HTTP_ACCEPT_LANGUAGE"] = language
+    lists, counts = {}, {}
+    for language, client in clients.items():
+        client.get("/accounts/time-zone/")  # the list of that language built once a process
+        with CaptureQueriesContext(connection) as queries:
+            page = client.get("/accounts/time-zone/").content.decode()
+        counts[language] = len(queries.captured_queries)
+        lists[language] = _zone_list(page)
+    english, german, french = (dict(lists[code]) for code in ("en-GB", "de-DE", "fr-FR"))
+    assert counts["de-DE"] == counts["fr-FR"] == counts["en-GB"]
+    assert list(german)[:4] == ["UTC", "Afrika", "Amerika", "Antarktis"]
+    assert list(french)[-3:] == ["Europe", "Océan Indien", "Océan Pacifique"]
+    assert german["UTC"] == [("UTC", "UTC (Koordinierte Weltzeit)")]
+    assert ("Asia/Kolkata", "Kalkutta, Indien (Asia/Kolkata)") in german["Asien"]
+    assert ("Europe/Zurich", "Zürich, Schweiz (Europe/Zurich)") in german["Europa"]
+    assert ("Europe/London", "Londres, Royaume-Uni (Europe/London)") in french["Europe"]
+    assert ("Europe/London", "London, Britain (UK) (Europe/London)") in english["Europe"]
+    assert ("Asia/Kolkata", "Kolkata, India (Asia/Kolkata)") in english["Asia"]
+    for words in (german, french):  # the same zones under the same regions, sorted anew
+        assert [sorted(v for v, _label in zones) for zones in words.values()] == [
+            sorted(v for v, _label in zones) for zones in english.values()
+        ]
+    # Sorted as a reader would, accents aside: "Île de Man" among the "I"s, not after "Zurich".
+    europe = [label for _value, label in french["Europe"]]
+    isle = europe.index("Île de Man (Europe/Isle_of_Man)")
+    assert europe[isle - 1].startswith("Helsinki") and europe[isle + 1].startswith("Istanbul")
+    # A visitor's sign-up form reads its browser's language too.
+    visitor = Client(HTTP_ACCEPT_LANGUAGE="fr-FR")
+    register = _zone_list(visitor.get("/accounts/register/").content.decode())
+    assert dict(register)["Amériques"] == french["Amériques"]
 
 
 def test_a_stored_alias_is_still_shown_chosen_and_any_zone_still_saves(ann, ann_client):

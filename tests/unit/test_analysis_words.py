@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils import translation
+
 from games.models import AnalysedDecision
 from games.presentation.analysis import (
     BOTTOM,
@@ -16,6 +18,7 @@ from games.presentation.analysis import (
     analysis_report,
     duration_text,
     mark_of,
+    words_in,
 )
 from games.selectors.analysis import AnalysisData
 from games.selectors.facts import SeatFacts
@@ -28,9 +31,9 @@ def decision(ply: int, seat: int, played: float, best: float, **kw: object) -> A
         ply=ply,
         seat=seat,
         played={"type": "draw", "source": "pack"},
-        played_text="Draw from the pack",
+        played_words={"en-gb": "Draw from the pack", "de": "Vom Nachziehstapel ziehen"},
         best=kw.get("best_move", {"type": "draw", "source": "discards", "positions": [0]}),
-        best_text="Take 5 Mr Watzisname from the discards",
+        best_words={"en-gb": "Take 5 Mr Watzisname from the discards"},
         played_chance=played,
         best_chance=best,
         cost=max(0.0, best - played),
@@ -106,3 +109,27 @@ def test_the_report_numbers_moves_as_the_replay_and_history_do() -> None:
     assert [d.ply for d in ann.dots] == [5, 12] and ann.dots[-1].x == WIDTH - RIGHT
     assert ann.dots[0].label.startswith("Move 4, ann:")
     assert "ann: about 50% after move 4, 100% after move 10" in chart.description
+
+
+def test_a_judged_move_reads_in_the_readers_language_else_in_english() -> None:
+    """Issue 37: the stored words of each language; a language without its own (French here,
+    say for a row written before it was spoken) reads the English, "de-at" the German."""
+    with translation.override("de"):
+        mark = mark_of(decision(7, 0, 0.40, 0.52), NAMES, viewer=0)
+    assert mark.played_text == "Vom Nachziehstapel ziehen"
+    with translation.override("en-gb"):
+        assert mark_of(decision(7, 0, 0.40, 0.52), NAMES, viewer=0).played_text == (
+            "Draw from the pack"
+        )
+    with translation.override("fr"):
+        mark = mark_of(decision(7, 0, 0.40, 0.52), NAMES, viewer=0)
+    assert mark.played_text == "Draw from the pack"
+    assert "take 5 Mr Watzisname from the discards" in mark.text
+    words = {"en-gb": "Draw", "de": "Ziehen"}
+    assert [words_in(words, code) for code in ("de-at", "en", "en-us", "nl")] == [
+        "Ziehen",
+        "Draw",
+        "Draw",
+        "Draw",
+    ]
+    assert words_in({"fr": "Piocher"}, "de") == "Piocher" and words_in({}, "de") == ""
