@@ -3,8 +3,6 @@ withdrawing, and its record once it has ended."""
 
 from __future__ import annotations
 
-import json
-
 from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
@@ -30,6 +28,7 @@ from competitions.presentation.cups import (
 from competitions.selectors.cup_record import cup_record
 from competitions.selectors.cups import cup_page, cups_listed
 from competitions.services.cups import cup_enter, cup_withdraw
+from competitions.views.records import record_json_response, record_not_ready
 from core.signed_out import login_required_htmx
 
 
@@ -124,15 +123,6 @@ def cup_record_json(request: HttpRequest, pk: int) -> HttpResponse:
     if event is None:
         raise Http404(_("There is no such cup."))
     if event.status != Event.Status.FINISHED:
-        return HttpResponse(
-            _("The cup's record is ready once the cup has ended.") + "\n",
-            status=409,
-            content_type="text/plain; charset=utf-8",
-        )
-    body = json.dumps(cup_record(event=event), indent=1, sort_keys=True, ensure_ascii=False)
-    response = HttpResponse((body + "\n").encode("utf-8"), content_type="application/json")
-    response["Cache-Control"] = "private"
-    if request.GET.get("download") == "1":
-        disposition = f"attachment; filename=parlour-cup-{event.pk}.json"  # i18n: data
-        response["Content-Disposition"] = disposition
-    return response
+        return record_not_ready(_("The cup's record is ready once the cup has ended."))
+    filename = f"parlour-cup-{event.pk}.json"  # i18n: data
+    return record_json_response(request, cup_record(event=event), filename)

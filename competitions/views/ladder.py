@@ -6,7 +6,6 @@ match's table or this page's buttons, which post there)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -28,6 +27,7 @@ from competitions.services.ladder import (
     ladder_notices_seen,
     ladder_withdraw,
 )
+from competitions.views.records import record_json_response
 from core.signed_out import login_required_htmx
 from games.engines import get_engine, registered
 from games.services import Rejected
@@ -57,14 +57,8 @@ def ladder_record_json(request: HttpRequest, game: str) -> HttpResponse:
     """``/ladder/<game>/record.json``: the ladder's history with each result's match record
     (finished matches only), language-free; ``?download=1`` offers it as a file."""
     _title(game)
-    body = json.dumps(ladder_record(game=game), indent=1, sort_keys=True, ensure_ascii=False)
-    response = HttpResponse((body + "\n").encode("utf-8"), content_type="application/json")
-    response["Cache-Control"] = "private"
-    if request.GET.get("download") == "1":
-        response["Content-Disposition"] = (
-            f"attachment; filename=parlour-ladder-{game}.json"  # i18n: data
-        )
-    return response
+    filename = f"parlour-ladder-{game}.json"  # i18n: data
+    return record_json_response(request, ladder_record(game=game), filename)
 
 
 @login_required_htmx

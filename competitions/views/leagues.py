@@ -3,8 +3,6 @@ withdrawing, and its record once it has ended."""
 
 from __future__ import annotations
 
-import json
-
 from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
@@ -26,6 +24,7 @@ from competitions.league_words import (
     terms_line,
 )
 from competitions.models import Event
+from competitions.views.records import record_json_response, record_not_ready
 from core.signed_out import login_required_htmx
 
 
@@ -129,16 +128,6 @@ def league_record_json(request: HttpRequest, pk: int) -> HttpResponse:
     if event is None:
         raise Http404(_("There is no such league."))
     if event.status != Event.Status.FINISHED:
-        return HttpResponse(
-            _("The league's record is ready once the league has ended.") + "\n",
-            status=409,
-            content_type="text/plain; charset=utf-8",
-        )
-    body = json.dumps(league_record(event=event), indent=1, sort_keys=True, ensure_ascii=False)
-    response = HttpResponse((body + "\n").encode("utf-8"), content_type="application/json")
-    response["Cache-Control"] = "private"
-    if request.GET.get("download") == "1":
-        response["Content-Disposition"] = (
-            f"attachment; filename=parlour-league-{event.pk}.json"  # i18n: data
-        )
-    return response
+        return record_not_ready(_("The league's record is ready once the league has ended."))
+    filename = f"parlour-league-{event.pk}.json"  # i18n: data
+    return record_json_response(request, league_record(event=event), filename)
