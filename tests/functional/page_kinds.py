@@ -28,6 +28,7 @@ from accounts.selectors.email_confirmation import confirm_token
 from accounts.selectors.notify import TURN, unsubscribe_token
 from competitions.league_entries import league_enter
 from competitions.models import Event, EventTable
+from competitions.services.cups import cup_enter
 from competitions.services.ladder import ladder_challenge, ladder_join
 from games import tasks
 from games.lessons import lessons_for
@@ -39,6 +40,7 @@ from games.services.play_out import match_play_out
 from tests import factories
 from tests.analysis_matches import play_greedy
 from tests.functional.pages import log_in
+from tests.integration.cup_helpers import cup_make
 
 # Called with the open page and the page kind's name, once the page has loaded.
 Check = Callable[[Page, str], None]
@@ -85,6 +87,8 @@ PAGE_URLS = frozenset(
         "league_detail",
         "ladder",
         "ladder_history",
+        "cup_list",
+        "cup_detail",
     }
 )
 
@@ -117,6 +121,11 @@ NOT_PAGES: dict[str, str] = {
     "league_enter": _FORM_POST,
     "league_withdraw": _FORM_POST,
     "league_record": "a league's record (JSON)",
+    "cup_enter": _FORM_POST,
+    "cup_withdraw": _FORM_POST,
+    "cup_record": "a cup's record (JSON)",
+    "ladder_record": "the ladder's record (JSON)",
+    "js_words": "the scripts' words in the reader's language (JavaScript)",
     "ladder_join": _FORM_POST,
     "ladder_leave": _FORM_POST,
     "ladder_challenge": _FORM_POST,
@@ -158,6 +167,8 @@ class Site:
     joined: Match
     league_open: Event
     league_running: Event
+    cup_open: Event
+    cup_running: Event
 
 
 @dataclass
@@ -213,6 +224,10 @@ def build_site() -> Site:
         league_enter(event_id=league_running.pk, user=person)
     for table in EventTable.objects.filter(event=league_running, match__isnull=False)[:2]:
         match_play_out(match_id=table.match_id)
+    cup_open = cup_make(name="Monday cup", places_most=4, seats=2, rounds=2)
+    cup_running = cup_make(name="Treetop cup", places_most=4, seats=2, rounds=2)
+    for person in (ann, bea, cal, dan):
+        cup_enter(event_id=cup_running.pk, user=person)
     return Site(
         waiting=waiting,
         running=running,
@@ -223,6 +238,8 @@ def build_site() -> Site:
         joined=joined,
         league_open=league_open,
         league_running=league_running,
+        cup_open=cup_open,
+        cup_running=cup_running,
     )
 
 
@@ -417,6 +434,11 @@ def _walk_signed_in(
             "#league-standings",
         ),
         ("ladder (faraway)", "/ladder/faraway/", "#ladder"),
+        (
+            "cup running, its rounds and standings",
+            f"/cups/{site.cup_running.pk}/",
+            "#cup-standings",
+        ),
     ]
     for kind, path, selector in shown:
         _open(page, base + path)
@@ -439,6 +461,8 @@ def _walk_signed_in(
         ("friends", "/friends/", 200),
         ("leagues", "/leagues/", 200),
         ("league open", f"/leagues/{site.league_open.pk}/", 200),
+        ("cups", "/cups/", 200),
+        ("cup open", f"/cups/{site.cup_open.pk}/", 200),
         ("ladder history (faraway)", "/ladder/faraway/history/", 200),
         ("ladder (gulliver), no one on it", "/ladder/gulliver/", 200),
         ("404, signed in", "/matches/999999/", 404),
