@@ -15,6 +15,7 @@ from games.engines import get_engine
 from games.lessons import Lesson, games, lessons_for
 from games.logs import LogEntry
 from games.presentation import table_build
+from games.presentation.common import LogLine
 from games.presentation.reasons import reason_words
 
 if TYPE_CHECKING:
@@ -106,7 +107,9 @@ def lesson_page(at: LessonAt) -> dict[str, Any]:
     """The context of a lesson's page and its ``#table`` partial."""
     lesson = at.lesson
     names = learner_names(lesson.num_players)
-    log = [LogEntry(seat, list(events)) for seat, events in at.log]
+    # Each entry its own ply (the deal's is 0), so each line's key is its own: the page tells
+    # each new line once (static/js/announce.js), as on a match's table.
+    log = [LogEntry(seat, list(events), ply=ply) for ply, (seat, events) in enumerate(at.log)]
     finished = at.step >= len(lesson.steps)
     # A finished lesson's table stays as it was left, with nothing more to click.
     table = table_build(lesson.game, view=at.view, names=names, log=log, interactive=not finished)
@@ -151,9 +154,12 @@ def lesson_page(at: LessonAt) -> dict[str, Any]:
 
 
 def _second_person(line: str) -> str:
+    said = line
     for pattern, replacement in _SECOND_PERSON:
-        line = pattern.sub(replacement, line)
-    return line
+        said = pattern.sub(replacement, said)
+    if isinstance(line, LogLine):  # its key and its reader kept
+        return LogLine.keyed(said, line.key, line.own)
+    return said
 
 
 def learn_games(stars: dict[tuple[str, str], int]) -> list[dict[str, Any]]:

@@ -13,6 +13,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.selectors.play_settings import play_choices
 from games.forms import MoveForm
 from games.lessons import (
     Lesson,
@@ -173,5 +174,10 @@ def _at(
 
 
 def _render(request: HttpRequest, at: LessonAt, *, status: int) -> HttpResponse:
+    context = lesson_page(at)
+    if not request.htmx and request.user.is_authenticated:
+        # The keyboard shortcuts and text mode the person chose, as on a match's page
+        # (templates/games/_keys.html); a visitor's are kept in their browser.
+        context["play"] = play_choices(request.user.pk)
     template = LESSON_PARTIAL if request.htmx else LESSON_PAGE
-    return render(request, template, lesson_page(at), status=status)
+    return render(request, template, context, status=status)

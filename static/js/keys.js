@@ -1,6 +1,7 @@
-// Keyboard shortcuts and text mode on the match page (docs/accessibility.md, "Keyboard" and
-// "Text mode"). Both are off until turned on: a seated person's play settings ride in the page
-// (#keys-panel's data-keys and data-text, "on" or "off"); anyone else's choice is kept in this
+// Keyboard shortcuts and text mode on the match and lesson pages (docs/accessibility.md,
+// "Keyboard" and "Text mode"). Both are off until turned on: a seated person's play settings
+// ride in the page (#keys-panel's data-keys and data-text, "on" or "off"); anyone else's
+// choice (a lesson's visitor, a watcher) is kept in this
 // browser (localStorage), set with the panel's two boxes. Single-key shortcuts act only while
 // the focus is not in a field, and never with Ctrl, Alt or Meta (WCAG 2.1.4).
 //

@@ -140,4 +140,29 @@
   mark();
 
   document.addEventListener("htmx:afterSettle", mark);
+
+  // Keyboard users keep their place (docs/accessibility.md, "Focus"): a frame swapped in while
+  // the focus was on a control of the old one (a step, a perspective) puts it back on the same
+  // control in the new frame, else (a step now off, at either end) on a step still offered.
+  var place = null;
+  document.addEventListener("htmx:beforeSwap", function () {
+    var f = frame();
+    var active = document.activeElement;
+    place = f && active && f.contains(active)
+      ? { id: active.id || "", as: active.getAttribute("data-as") || "" } : place;
+  });
+  function focusable(el) {
+    return !!el && (el.tagName === "A" || el.tagName === "BUTTON" || el.hasAttribute("tabindex"));
+  }
+  document.addEventListener("htmx:afterSettle", function () {
+    var f = frame();
+    var was = place;
+    place = null;
+    var active = document.activeElement;
+    if (!f || !was || (active && active !== document.body && document.contains(active))) return;
+    var found = was.id ? document.getElementById(was.id) : null;
+    if (!focusable(found) && was.as) found = f.querySelector('a[data-as="' + CSS.escape(was.as) + '"]');
+    if (!focusable(found)) found = f.querySelector(".replay-controls a.step");
+    if (focusable(found)) found.focus({ preventScroll: true });
+  });
 })();

@@ -131,3 +131,12 @@ def live_site(settings) -> Iterator[str]:
     publish.backoff_reset()
     with asgi_server() as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+def wcag_walks() -> Any:
+    """Every page kind walked once a viewport for all the WCAG tests, kept for the session
+    (tests/functional/wcag_walk.py)."""
+    from tests.functional.wcag_walk import Walks
+
+    return Walks()

@@ -10,41 +10,22 @@ alone ("incomplete": text over a card face's gradient, say) is not judged here.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import BrowserContext, Page
 
-from tests.functional.page_kinds import walk_every_page
-from tests.functional.test_screenshots import DESKTOP, PHONE
+from tests.functional.page_kinds import PAGE_URLS
+from tests.functional.wcag_walk import axe_violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-AXE = Axe()
-TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
-# Rules turned off, each with its reason. Nothing else is.
-DISABLED: dict[str, str] = {}
-OPTIONS = {
-    "runOnly": {"type": "tag", "values": TAGS},
-    "rules": {rule: {"enabled": False} for rule in DISABLED},
-    "resultTypes": ["violations"],
-}
-NARROW = {"width": 320, "height": 640}
+# The page kinds each walk shows at least (tests/functional/page_kinds.py).
+KINDS_AT_LEAST = 75
 
 
 def violations(page: Page, kind: str) -> list[str]:
     """One line per element breaking a rule: the page kind, the rule, where, and axe's words."""
-    results = AXE.run(page, options=OPTIONS)
-    lines = []
-    for violation in results.response["violations"]:
-        for node in violation["nodes"]:
-            why = "; ".join(
-                check["message"] for part in ("any", "all", "none") for check in node.get(part, [])
-            )
-            where = ", ".join(str(t) for t in node["target"])
-            lines.append(f"{kind}: [{violation['id']}] {where}: {why}")
-    return lines
+    return [line for _, line in axe_violations(page, kind)]
 
 
 def test_the_scan_sees_a_violation(live_server, make_context):
@@ -70,19 +51,15 @@ def test_the_scan_sees_a_violation(live_server, make_context):
     assert "[image-alt] #wordless" in found, found
 
 
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE, NARROW], ids=["desktop", "phone", "narrow"])
+@pytest.mark.parametrize("viewport", ["desktop", "phone", "narrow"])
 def test_every_page_kind_passes_wcag_22_aa(
-    live_server, make_context: Callable[..., BrowserContext], viewport: dict[str, Any], settings
+    live_server, make_context: Callable[..., BrowserContext], viewport: str, settings, wcag_walks
 ):
-    settings.PARLOUR_ANALYSIS_ITERATIONS = 6
-    settings.PARLOUR_ANALYSIS_SLICE_S = 600
-    found: list[str] = []
-    kinds: list[str] = []
-
-    def scan(page: Page, kind: str) -> None:
-        kinds.append(kind)
-        found.extend(violations(page, kind))
-
-    walk_every_page(make_context, live_server.url, scan, viewport=viewport)
-    assert len(kinds) >= 50, kinds
+    walked = wcag_walks.of(viewport, make_context, live_server, settings)
+    assert len(walked.kinds) >= KINDS_AT_LEAST, walked.kinds
+    assert len(set(walked.kinds)) == len(walked.kinds), walked.kinds
+    # Every URL that serves a page showed one (a new page cannot be missed: its name must be
+    # in page_kinds.PAGE_URLS, tests/unit/test_page_kinds_cover_urls.py).
+    assert sorted(PAGE_URLS - walked.seen_url_names) == []
+    found = walked.lines["axe"]
     assert found == [], f"{len(found)} WCAG 2.2 AA violations:\n" + "\n".join(found)

@@ -20,7 +20,7 @@ from tests import factories
 from tests.analysis_matches import play_greedy
 from tests.functional.pages import log_in
 from tests.functional.test_screenshots import DESKTOP, PHONE
-from tests.functional.test_wcag_measured_browser import measure
+from tests.functional.wcag_walk import measure
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

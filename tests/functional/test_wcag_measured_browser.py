@@ -14,71 +14,32 @@ page (tests/functional/page_kinds.py; docs/accessibility.md, "WCAG 2.2 AA"):
 
 The sign-in forms (3.3.8), the table's marks (1.4.1) and the status messages (4.1.3) have
 tests of their own: tests/functional/test_wcag_forms_browser.py.
+
+Every page kind is walked once a viewport for all these tests and the axe scans
+(tests/functional/wcag_walk.py): each test asserts its part of what that walk found.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any
-
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.functional.page_kinds import walk_every_page
-from tests.functional.test_screenshots import DESKTOP, PHONE
+from tests.functional.wcag_walk import measure
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-NARROW = {"width": 320, "height": 640}
-# The most Tab presses a page is given before its walk stops (the longest page has fewer stops).
-MOST_TABS = 300
-MEASURES = (Path(__file__).parent / "wcag_measures.js").read_text()
+
+def _found(wcag_walks, viewport, make_context, live_server, settings, check: str) -> list[str]:
+    return wcag_walks.of(viewport, make_context, live_server, settings).lines[check]
 
 
-def measure(page: Page, name: str) -> Any:
-    """One of tests/functional/wcag_measures.js's measures, taken in the page."""
-    return page.evaluate(f"{MEASURES}.{name}()")
-
-
-def _walk(
-    make_context: Callable[..., BrowserContext],
-    live_server: Any,
-    settings: Any,
-    check: Callable[[Page, str], None],
-    **context_args: Any,
-) -> list[str]:
-    settings.PARLOUR_ANALYSIS_ITERATIONS = 6
-    settings.PARLOUR_ANALYSIS_SLICE_S = 600
-    kinds: list[str] = []
-
-    def counted(page: Page, kind: str) -> None:
-        kinds.append(kind)
-        check(page, kind)
-
-    walk_every_page(make_context, live_server.url, counted, **context_args)
-    assert len(kinds) >= 50, kinds
-    return kinds
-
-
-def test_nothing_scrolls_sideways_at_320_px(live_server, make_context, settings):
-    found: list[str] = []
-
-    def reflow(page: Page, kind: str) -> None:
-        found.extend(f"{kind}: {line}" for line in measure(page, "overflow"))
-
-    _walk(make_context, live_server, settings, reflow, viewport=NARROW)
+def test_nothing_scrolls_sideways_at_320_px(live_server, make_context, settings, wcag_walks):
+    found = _found(wcag_walks, "narrow", make_context, live_server, settings, "overflow")
     assert found == [], "pages wider than 320 px:\n" + "\n".join(found)
 
 
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_every_target_is_24_px_or_spaced(live_server, make_context, settings, viewport):
-    found: list[str] = []
-
-    def targets(page: Page, kind: str) -> None:
-        found.extend(f"{kind}: {line}" for line in measure(page, "targets"))
-
-    _walk(make_context, live_server, settings, targets, viewport=viewport)
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_every_target_is_24_px_or_spaced(live_server, make_context, settings, viewport, wcag_walks):
+    found = _found(wcag_walks, viewport, make_context, live_server, settings, "targets")
     assert found == [], "controls under 24 x 24 px and crowded:\n" + "\n".join(found)
 
 
@@ -97,53 +58,23 @@ def test_the_target_check_sees_a_small_crowded_control(live_server, make_context
     assert any("#tiny-a" in line for line in measure(page, "targets"))
 
 
-def _show_request_error(page: Page) -> None:
-    """The request-error notice as a failed htmx request shows it (static/js/request_errors.js)."""
-    page.evaluate("() => htmx.ajax('GET', '/no/such/page/', {source: document.body, swap: 'none'})")
-    expect(page.locator("#request-error")).to_be_visible()
-
-
-@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_focus_is_never_hidden_under_the_notices(live_server, make_context, settings, viewport):
-    found: list[str] = []
-
-    def tab_through(page: Page, kind: str) -> None:
-        if page.locator("#request-error").count() == 0:
-            return  # the error pages have no scripts and no notice
-        _show_request_error(page)
-        measure(page, "focusReset")
-        for _ in range(MOST_TABS):
-            page.keyboard.press("Tab")
-            where = measure(page, "focused")
-            if where is None:
-                break
-            if not where["seen"]:
-                found.append(f"{kind}: {where['name']} hidden when focused")
-        page.evaluate("() => { document.getElementById('request-error').hidden = true; }")
-
-    _walk(make_context, live_server, settings, tab_through, viewport=viewport)
+@pytest.mark.parametrize("viewport", ["phone", "desktop"])
+def test_focus_is_never_hidden_under_the_notices(
+    live_server, make_context, settings, viewport, wcag_walks
+):
+    found = _found(wcag_walks, viewport, make_context, live_server, settings, "focus")
     assert found == [], "focused controls hidden:\n" + "\n".join(found)
 
 
-def test_reduced_motion_stops_every_transition(live_server, make_context, settings):
-    found: list[str] = []
-
-    def motion(page: Page, kind: str) -> None:
-        found.extend(f"{kind}: {line}" for line in measure(page, "motion"))
-
-    _walk(make_context, live_server, settings, motion, viewport=PHONE, reduced_motion="reduce")
+def test_reduced_motion_stops_every_transition(live_server, make_context, settings, wcag_walks):
+    found = _found(wcag_walks, "phone", make_context, live_server, settings, "motion")
     assert found == [], "motion with prefers-reduced-motion: reduce:\n" + "\n".join(found)
 
 
-def test_help_keeps_its_place_on_every_page(live_server, make_context, settings):
+def test_help_keeps_its_place_on_every_page(live_server, make_context, settings, wcag_walks):
     """The rules pages' links (the site's help) come in the header, in the same order and just
     after the same link, on every page, signed in or out; the error pages too."""
-    seen: dict[str, list[str]] = {}
-
-    def nav(page: Page, kind: str) -> None:
-        seen[kind] = measure(page, "nav")
-
-    _walk(make_context, live_server, settings, nav, viewport=DESKTOP)
+    seen = wcag_walks.of("desktop", make_context, live_server, settings).nav
     for kind, links in seen.items():
         helps = [i for i, name in enumerate(links) if name.endswith(" rules")]
         assert [links[i] for i in helps] == ["Faraway rules", "Gulliver rules"], (kind, links)

@@ -31,10 +31,21 @@
   targets() {
     const selector = "a[href], button, input:not([type=hidden]), select, textarea, summary, "
       + "[role=button], [tabindex='0']";
+    // A control scrolled out of a scrolling box (a long move list's first entries) is clipped
+    // there and can be pressed nowhere: it is no target.
+    const clipped = (el, box) => {
+      for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+        if (getComputedStyle(up).overflow === "visible") continue;
+        const r = up.getBoundingClientRect();
+        if (box.bottom <= r.top || box.top >= r.bottom || box.right <= r.left
+          || box.left >= r.right) return true;
+      }
+      return false;
+    };
     const shown = (el) => {
       const box = el.getBoundingClientRect();
       return box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== "hidden"
-        && !el.closest(".visually-hidden") && box.right > 0;
+        && !el.closest(".visually-hidden") && box.right > 0 && !clipped(el, box);
     };
     const all = [...document.querySelectorAll(selector)].filter(shown);
     const boxes = all.map((el) => el.getBoundingClientRect());
@@ -50,7 +61,7 @@
       if (!small(box) || inSentence(el)) return;
       const cx = box.left + box.width / 2;
       const cy = box.top + box.height / 2;
-      const crowded = all.some((other, j) => {
+      const crowded = all.find((other, j) => {
         if (j === i || other.contains(el) || el.contains(other)) return false;
         const o = boxes[j];
         const dx = Math.max(o.left - cx, 0, cx - o.right);
@@ -61,7 +72,8 @@
         return small(o) && Math.hypot(cx - ox, cy - oy) < 24;
       });
       if (crowded) {
-        found.push(`${this.name(el)} ${box.width.toFixed(1)} x ${box.height.toFixed(1)} px`);
+        const size = `${box.width.toFixed(1)} x ${box.height.toFixed(1)} px`;
+        found.push(`${this.name(el)} ${size}, beside ${this.name(crowded)}`);
       }
     });
     return found;
