@@ -1,6 +1,7 @@
 """The platform as an installed app: Django finds its ``backup`` management command through it
-(docs/operations.md), and each language's catalogs are tidied once it is ready
-(``core.translation_lookups``)."""
+(docs/operations.md); once it is ready, each language's catalogs are tidied
+(``core.translation_lookups``) and the translating template tags made cheaper
+(``core.translate_tags``)."""
 
 from django.apps import AppConfig
 
@@ -10,6 +11,8 @@ class CoreConfig(AppConfig):
     verbose_name = "Platform"
 
     def ready(self) -> None:
+        from core.translate_tags import install
         from core.translation_lookups import tidy_languages
 
         tidy_languages()
+        install()

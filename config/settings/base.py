@@ -112,9 +112,6 @@ TEMPLATES = [
                 "games.context_processors.parlour_games",
                 "games.context_processors.parlour_live",
             ],
-            # ``{% load i18n %}`` is Django's library with cheaper translating tags
-            # (core/templatetags/i18n_kept.py): the same words, less work a render.
-            "libraries": {"i18n": "core.templatetags.i18n_kept"},
         },
     },
 ]

@@ -1,15 +1,16 @@
-"""``{% load i18n %}`` is Django's library with cheaper translating tags
-(``core/templatetags/i18n_kept.py``): every form of ``translate`` and ``blocktranslate`` says,
-escapes and stores exactly what Django's own says, in every language of the site."""
+"""The translating template tags made cheaper (``core/translate_tags.py``): every form of
+``translate`` and ``blocktranslate`` says, escapes and stores exactly what Django's own nodes
+say, in every language of the site."""
 
 from __future__ import annotations
 
 import pytest
 from django.conf import settings
-from django.template import Context, Engine, engines
+from django.template import Context, Engine, Library, engines
+from django.templatetags import i18n as django_i18n
 from django.utils import translation
 
-from core.templatetags.i18n_kept import KeptBlockTranslateNode, KeptTranslateNode
+from core.translate_tags import KeptBlockTranslateNode, KeptTranslateNode
 
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
 
@@ -49,19 +50,37 @@ CONTEXT = {
 }
 
 
-def _engine(i18n: str) -> Engine:
-    return Engine(libraries={"i18n": i18n})
+def _engine(library: Library) -> Engine:
+    engine = Engine()
+    engine.template_libraries["i18n"] = library
+    return engine
+
+
+def _django_s() -> Library:
+    """Django's ``i18n`` library as Django registers it: its own compile functions."""
+    library = Library()
+    library.tags.update(django_i18n.register.tags)
+    library.filters.update(django_i18n.register.filters)
+    for name in ("translate", "trans"):
+        library.tags[name] = django_i18n.do_translate
+    for name in ("blocktranslate", "blocktrans"):
+        library.tags[name] = django_i18n.do_block_translate
+    return library
 
 
 @pytest.mark.parametrize("autoescape", [True, False])
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_the_kept_tags_say_what_django_s_say(code, autoescape):
-    django_s = _engine("django.templatetags.i18n")
-    kept = _engine("core.templatetags.i18n_kept")
+    django_s = _engine(_django_s())
+    kept = _engine(django_i18n.register)  # as the site's templates load it
     translated = 0
     for source in TEMPLATES:
         source = "{% load i18n %}" + source
         theirs, ours = django_s.from_string(source), kept.from_string(source)
+        assert not any(
+            isinstance(n, (KeptTranslateNode, KeptBlockTranslateNode))
+            for n in theirs.nodelist.get_nodes_by_type(django_i18n.TranslateNode)
+        )
         with translation.override(code):
             for _ in range(2):  # and again, from the ids kept by the first render
                 expected = theirs.render(Context(CONTEXT, autoescape=autoescape))
