@@ -28,6 +28,7 @@ from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from django.utils import timezone
 
 from accounts.models import PushSubscription
+from tests import factories
 
 
 def b64url(raw: bytes) -> str:
@@ -156,3 +157,17 @@ def device_make(user: Any, name: str = "phone") -> PushSubscription:
         system="Android",
         created_at=timezone.now(),
     )
+
+
+def browser_subscribed(user: Any, service: PushService, name: str) -> Browser:
+    """A browser of ``user``'s subscribed to ``service`` (its endpoint ``name``) through the
+    site's own devices URL, as a Chrome on Linux would."""
+    browser = Browser()
+    response = factories.client_for(user).post(
+        "/accounts/notifications/devices/",
+        json.dumps(browser.subscription(service.endpoint(name))),
+        content_type="application/json",
+        headers={"User-Agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0.0.0"},
+    )
+    assert response.status_code == 201, response.content
+    return browser

@@ -29,7 +29,7 @@ from games.views.notice_sources import notice_counts
 from tests import factories
 from tests.integration.cup_helpers import cup_make
 from tests.integration.league_helpers import people
-from tests.push_service import Browser, PushService, push_service_running
+from tests.push_service import browser_subscribed, push_service_running
 
 pytestmark = pytest.mark.django_db
 Kind = EventNotice.Kind
@@ -44,18 +44,6 @@ def _push_on_loopback(settings) -> None:
 def service():
     with push_service_running() as running:
         yield running
-
-
-def _device(user, service: PushService, name: str) -> Browser:
-    browser = Browser()
-    response = factories.client_for(user).post(
-        "/accounts/notifications/devices/",
-        json.dumps(browser.subscription(service.endpoint(name))),
-        content_type="application/json",
-        headers={"User-Agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0.0.0"},
-    )
-    assert response.status_code == 201, response.content
-    return browser
 
 
 def _started(capture, *, size: int = 5, prefix: str = "c", **fields) -> tuple[Event, list]:
@@ -207,8 +195,8 @@ def test_cup_news_is_mailed_in_the_recipients_language_and_pushed_only_if_chosen
     event = cup_make(places_most=4, seats=2, rounds=3)
     ann, bea, cal, dan = people("m", 4)
     language_store(user_id=ann.pk, language="de")
-    ann_phone = _device(ann, service, "ann")
-    _device(bea, service, "bea")
+    ann_phone = browser_subscribed(ann, service, "ann")
+    browser_subscribed(bea, service, "bea")
     NotificationSettings.objects.create(user=bea, push_events=False)
     NotificationSettings.objects.create(user=cal, email_events=False)
     with django_capture_on_commit_callbacks(execute=True):

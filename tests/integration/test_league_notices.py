@@ -7,7 +7,6 @@ mailed and pushed the same way. Nothing told reveals what a seat would not see."
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 
 import pytest
@@ -31,7 +30,7 @@ from games.services.play_out import match_play_out
 from games.views.notice_sources import notice_counts
 from tests import factories
 from tests.integration.league_helpers import league_make, people
-from tests.push_service import Browser, PushService, push_service_running
+from tests.push_service import browser_subscribed, push_service_running
 
 pytestmark = pytest.mark.django_db
 Kind = EventNotice.Kind
@@ -46,18 +45,6 @@ def _push_on_loopback(settings) -> None:
 def service():
     with push_service_running() as running:
         yield running
-
-
-def _device(client, service: PushService, name: str) -> Browser:
-    browser = Browser()
-    response = client.post(
-        "/accounts/notifications/devices/",
-        json.dumps(browser.subscription(service.endpoint(name))),
-        content_type="application/json",
-        headers={"User-Agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0.0.0"},
-    )
-    assert response.status_code == 201, response.content
-    return browser
 
 
 def _kinds(user) -> list[str]:
@@ -189,7 +176,7 @@ def test_the_end_tells_everyone_their_place(django_capture_on_commit_callbacks):
 def test_each_notice_is_mailed_and_pushed_once_and_a_rerun_sends_nothing(service):
     event, users = _started()
     ann = users[0]
-    phone = _device(factories.client_for(ann), service, "phone")
+    phone = browser_subscribed(ann, service, "phone")
     mail.outbox.clear()
     notices_deliver()
     told = EventNotice.objects.count()
@@ -218,8 +205,8 @@ def test_each_notice_is_mailed_and_pushed_once_and_a_rerun_sends_nothing(service
 def test_mail_and_push_follow_each_persons_boxes(service):
     event = league_make(circle_size=3, open_most=1)
     ann, bea = people("b", 2)
-    _device(factories.client_for(ann), service, "ann")
-    _device(factories.client_for(bea), service, "bea")
+    browser_subscribed(ann, service, "ann")
+    browser_subscribed(bea, service, "bea")
     NotificationSettings.objects.create(user=ann, email_events=False)
     NotificationSettings.objects.create(user=bea, push_events=False)
     league_enter(event_id=event.pk, user=ann)
@@ -235,7 +222,7 @@ def test_the_mail_and_push_are_worded_in_the_recipients_language(service):
     event = league_make(circle_size=3, open_most=1)
     ann = people("d", 1)[0]
     language_store(user_id=ann.pk, language="de")
-    phone = _device(factories.client_for(ann), service, "phone")
+    phone = browser_subscribed(ann, service, "phone")
     league_enter(event_id=event.pk, user=ann)
     mail.outbox.clear()
     notices_deliver()
@@ -286,7 +273,7 @@ def test_a_ladder_climb_is_mailed_and_pushed_once_to_everyone_it_moved(service):
     ann, bea, cal = (factories.user_make(name) for name in ("ann", "bea", "cal"))
     for person in (ann, bea, cal):
         ladder_join(game="faraway", user=person)
-    phone = _device(factories.client_for(bea), service, "bea")
+    phone = browser_subscribed(bea, service, "bea")
     challenge = ladder_challenge(game="faraway", challenger=cal, target_name="ann")
     invitation = Invitation.objects.get(match_id=challenge.match_id, user=ann)
     invitation_accept(invitation_id=invitation.pk, user=ann)
