@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from competitions.cup_standings import cup_results
 from competitions.league_notice_reads import events_export
-from competitions.league_notices import NOT_IN_THE_END, end_tell
+from competitions.league_notices import NOT_IN_THE_END, end_tell, notices_store
 from competitions.models import Entry, Event, EventNotice, EventTable
 
 logger = logging.getLogger(__name__)
@@ -69,7 +69,7 @@ def _round_tell(*, event: Event, round_: int, user_ids: Iterable[int], kind: str
         for user_id in labels
         if user_id in wanted
     ]
-    EventNotice.objects.bulk_create(notices, ignore_conflicts=True)
+    notices_store(notices)
 
 
 @_never_raising
@@ -113,7 +113,7 @@ def cup_end_tell(*, event: Event, now: Any) -> None:
         for line in cup_results(event=event, withdrawn=withdrawn).lines
         if isinstance(line.user, int)
     }
-    EventNotice.objects.bulk_create(
+    notices_store(
         [
             EventNotice(
                 event_id=event.pk,
@@ -125,8 +125,7 @@ def cup_end_tell(*, event: Event, now: Any) -> None:
             )
             for user_id, why in entries
             if why not in NOT_IN_THE_END
-        ],
-        ignore_conflicts=True,
+        ]
     )
 
 

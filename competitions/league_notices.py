@@ -17,11 +17,20 @@ from django.utils import timezone
 
 from competitions.league_standings import league_standings
 from competitions.models import Entry, Event, EventNotice
+from games.live import publish as live
 
 # A withdrawal for these reasons is not told: the person closed or deleted their account.
 UNTOLD_REASONS = {Entry.Withdrawn.ACCOUNT}
 # Not told the end: they never played (no room) or left the site.
 NOT_IN_THE_END = {Entry.Withdrawn.ACCOUNT, Entry.Withdrawn.NO_ROOM}
+
+
+def notices_store(notices: list[EventNotice]) -> None:
+    """Write ``notices`` in one bulk statement (one already there is kept: nobody is told
+    twice), and after the commit have the open pages of the people told recount their badge
+    (docs/live.md: their stream's ``badge`` event), as a challenge does."""
+    EventNotice.objects.bulk_create(notices, ignore_conflicts=True)
+    live.badges_changed(notice.user_id for notice in notices)
 
 
 def league_tell(
@@ -39,7 +48,7 @@ def league_tell(
         return
     now = now or timezone.now()
     key = f"table-{match_id}" if kind == EventNotice.Kind.TABLE else kind
-    EventNotice.objects.bulk_create(
+    notices_store(
         [
             EventNotice(
                 event_id=event_id,
@@ -52,15 +61,14 @@ def league_tell(
                 at=now,
             )
             for user_id in user_ids
-        ],
-        ignore_conflicts=True,
+        ]
     )
 
 
 def tables_tell(*, event_id: int, opened: Iterable[tuple[int, Iterable[int]]], now: Any) -> None:
     """Tell the people of each table opened after the start (``(match id, user ids)``) that
     it is open: one bulk statement for them all."""
-    EventNotice.objects.bulk_create(
+    notices_store(
         [
             EventNotice(
                 event_id=event_id,
@@ -72,8 +80,7 @@ def tables_tell(*, event_id: int, opened: Iterable[tuple[int, Iterable[int]]], n
             )
             for match_id, user_ids in opened
             for user_id in user_ids
-        ],
-        ignore_conflicts=True,
+        ]
     )
 
 

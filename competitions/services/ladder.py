@@ -37,6 +37,7 @@ from competitions.selectors.ladder import (
     open_count,
 )
 from games.engines import get_engine
+from games.live import publish as live
 from games.models import Match, Result, Seat
 from games.services import Rejected, match_cancel
 from games.services.invitations import match_challenge_create
@@ -252,10 +253,11 @@ def _settle(ladder: Ladder, challenge: LadderChallenge, seats: list[Seat]) -> No
         challenge=challenge,
         at=now,
     )
-    # Everyone the climb moved is told (the notices page and badge): at most reach + 1 people.
-    LadderNotice.objects.bulk_create(
-        LadderNotice(user_id=user_id, event=event) for user_id in [challenge.challenger_id, *moved]
-    )
+    # Everyone the climb moved is told (the notices page and badge, live after the commit): at
+    # most reach + 1 people.
+    told = [challenge.challenger_id, *moved]
+    LadderNotice.objects.bulk_create(LadderNotice(user_id=user_id, event=event) for user_id in told)
+    live.badges_changed(told)
     challenge.state = State.WON if won else State.HELD
     challenge.settled_at = now
     challenge.save(update_fields=["state", "settled_at"])

@@ -261,3 +261,39 @@ def test_open_streams_share_a_few_threads(live):
     assert threading.active_count() - before <= STREAM_THREADS
     for stream in (warm, *streams):
         stream.close()
+
+
+def test_a_leagues_news_reaches_the_badge_of_an_open_page(live):
+    """League and cup notices are written by entries and sweeps, not by a move: their badge
+    recount is published by the notices' own write (``competitions.league_notices``)."""
+    from competitions.league_notices import league_tell
+    from competitions.models import EventNotice
+    from tests.integration.league_helpers import league_make
+
+    bea = factories.user_make("bea")
+    league = league_make()
+    stream = open_stream(live, "/live/", bea)
+    before = next_named(stream, "badge").json()["count"]
+    league_tell(event_id=league.pk, user_ids=[bea.pk], kind=EventNotice.Kind.ENTERED)
+    assert next_named(stream, "badge").json()["count"] == before + 1
+    stream.close()
+
+
+def test_a_ladder_climb_reaches_the_badge_of_a_person_it_moved(live):
+    """cal sits at no table of the climb (eve beat bea) but moved down one: told live."""
+    from competitions.services.ladder import ladder_challenge, ladder_join
+    from games.models import Invitation
+    from games.services import match_resign
+    from games.services.invitations import invitation_accept
+
+    bea, cal, eve = (factories.user_make(name) for name in ("bea", "cal", "eve"))
+    for person in (bea, cal, eve):
+        ladder_join(game="faraway", user=person)
+    challenge = ladder_challenge(game="faraway", challenger=eve, target_name="bea")
+    invitation = Invitation.objects.get(match_id=challenge.match_id, user=bea)
+    invitation_accept(invitation_id=invitation.pk, user=bea)
+    stream = open_stream(live, "/live/", cal)
+    before = next_named(stream, "badge").json()["count"]
+    match_resign(match_id=challenge.match_id, user=bea)
+    assert next_named(stream, "badge").json()["count"] == before + 1
+    stream.close()

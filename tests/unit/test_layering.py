@@ -77,7 +77,12 @@ def test_no_service_or_task_names_a_game():
 # Only the write funnel announces a table change, and only the invitations a badge count: a
 # change announced anywhere else is a change some other path forgets (docs/live.md).
 LIVE_PUBLISHER = "games.live.publish"
-LIVE_PUBLISHER_CALLERS = {"games.services._store", "games.services.invitations"}
+LIVE_PUBLISHER_CALLERS = {
+    "games.services._store",
+    "games.services.invitations",
+    "competitions.league_notices",
+    "competitions.services.ladder",
+}
 
 
 def _publisher_importers(found) -> set[str]:
@@ -91,8 +96,8 @@ def _publisher_importers(found) -> set[str]:
     }
 
 
-def test_only_the_write_funnel_calls_the_live_publisher():
-    found = modules(ROOT, ["games", "accounts", "config"])
+def test_only_the_write_funnel_and_the_notices_writers_call_the_live_publisher():
+    found = modules(ROOT, ["games", "accounts", "config", "competitions"])
     importers = _publisher_importers(found)
     assert importers == LIVE_PUBLISHER_CALLERS
 
